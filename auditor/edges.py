@@ -1,0 +1,184 @@
+"""Edges and what their source could see. The visibility rules live here and nowhere else.
+
+An **edge** is one message from its source agent to one destination agent.
+
+* A message with named recipients gives one edge per recipient other than the sender.
+* A broadcast (``"*"``) gives one edge, to the next other agent that speaks after it
+  (the one that acts on it), or to ``*`` when no other agent speaks after it.
+* Edge ids are ``<trace_id>/<message id>-><destination>``: stable across runs.
+
+A message that is not an edge is counted as skipped with a reason:
+``from_human`` (a pipeline input, not a handoff), ``from_tool``, ``self_addressed``,
+``empty``; a chat message an importer turned into tool evidence is ``tool_output``.
+
+The **upstream** of an edge is exactly what its source could see before sending it,
+in trace order:
+
+1. the source's own system prompt;
+2. every earlier message sent by someone else and addressed to the source or broadcast
+   (its structured part included);
+3. every earlier tool call made by the source, or whose result was visible to it
+   (``visible_to`` names it, or is ``"*"``).
+
+The source's own earlier messages are not upstream: a constraint must come from
+something the source was told. ``receiver_saw`` records which upstream events the
+destination could also see, so a check can tell a lost constraint from one the receiver
+had anyway.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .trace import BROADCAST, Message, ToolCall, Trace
+
+SkipReason = Literal["from_human", "from_tool", "self_addressed", "empty", "tool_output"]
+UpstreamKind = Literal["system_prompt", "message", "tool_call"]
+
+
+@dataclass(frozen=True)
+class UpstreamItem:
+    """One thing the source could see. ``event_id`` is ``system:<agent>`` for a system prompt."""
+
+    kind: UpstreamKind
+    event_id: str
+    author: str
+    text: str
+    structured: dict[str, object] | None = None
+    tool_call: ToolCall | None = None
+
+
+@dataclass(frozen=True)
+class Edge:
+    id: str
+    trace_id: str
+    source: str
+    destination: str
+    message: Message
+    index: int
+    upstream: tuple[UpstreamItem, ...]
+    receiver_saw: frozenset[str]
+
+
+@dataclass(frozen=True)
+class SkippedMessage:
+    trace_id: str
+    event_id: str
+    sender: str
+    reason: SkipReason
+
+
+@dataclass(frozen=True)
+class EdgeSet:
+    edges: tuple[Edge, ...]
+    skipped: tuple[SkippedMessage, ...]
+    source_messages: int
+
+    def skipped_by_reason(self) -> dict[str, int]:
+        return dict(Counter(s.reason for s in self.skipped))
+
+
+@dataclass
+class _Visibility:
+    """Who could see which event, built in one pass over the trace."""
+
+    by_agent: dict[str, list[UpstreamItem]] = field(default_factory=dict)
+
+    def add(self, agent: str, item: UpstreamItem) -> None:
+        self.by_agent.setdefault(agent, []).append(item)
+
+
+def _addressed_to(message: Message, agent: str) -> bool:
+    return message.recipients == BROADCAST or agent in message.recipients
+
+
+def _tool_visible_to(call: ToolCall, agent: str) -> bool:
+    return call.agent == agent or call.visible_to == BROADCAST or agent in call.visible_to
+
+
+def _next_speaker(trace: Trace, index: int, sender: str, agents: set[str]) -> str:
+    for event in trace.events[index + 1:]:
+        if isinstance(event, Message) and event.sender != sender and event.sender in agents:
+            return event.sender
+    return BROADCAST
+
+
+def build_edges(trace: Trace) -> EdgeSet:
+    """All edges of a trace, their upstream views, and the messages that are not edges."""
+    declared = trace.agents_by_name()
+    participants = list(declared)
+    for event in trace.events:
+        names = [event.sender] if isinstance(event, Message) else [event.agent]
+        if isinstance(event, Message) and event.recipients != BROADCAST:
+            names.extend(event.recipients)
+        participants.extend(n for n in names if n not in participants)
+    kinds = {name: (declared[name].kind if name in declared else "agent") for name in participants}
+    speaking_agents = {name for name, kind in kinds.items() if kind == "agent"}
+
+    seen = _Visibility()
+    for name in participants:
+        prompt = declared[name].system_prompt if name in declared else None
+        if prompt:
+            seen.add(name, UpstreamItem("system_prompt", f"system:{name}", name, prompt))
+
+    edges: list[Edge] = []
+    skipped: list[SkippedMessage] = []
+    source_messages = 0
+    for index, event in enumerate(trace.events):
+        if isinstance(event, ToolCall):
+            if event.recorded_as == "chat_message":
+                source_messages += 1
+                skipped.append(SkippedMessage(trace.trace_id, event.id, event.agent, "tool_output"))
+            item = UpstreamItem("tool_call", event.id, event.agent, event.result or "", tool_call=event)
+            for name in participants:
+                if _tool_visible_to(event, name):
+                    seen.add(name, item)
+            continue
+        source_messages += 1
+        edges_before = len(edges)
+        reason = _skip_reason(event, kinds)
+        if reason is None:
+            upstream = tuple(seen.by_agent.get(event.sender, ()))
+            destinations = (
+                [_next_speaker(trace, index, event.sender, speaking_agents)]
+                if event.recipients == BROADCAST
+                else [r for r in dict.fromkeys(event.recipients) if r != event.sender]
+            )
+            for destination in destinations:
+                saw = frozenset(
+                    item.event_id for item in seen.by_agent.get(destination, ())
+                ) if destination != BROADCAST else _seen_by_all(seen, speaking_agents - {event.sender})
+                edges.append(Edge(
+                    id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
+                    source=event.sender, destination=destination, message=event, index=index,
+                    upstream=upstream, receiver_saw=saw,
+                ))
+            if len(edges) == edges_before:
+                reason = "self_addressed"
+        if reason is not None:
+            skipped.append(SkippedMessage(trace.trace_id, event.id, event.sender, reason))
+        item = UpstreamItem("message", event.id, event.sender, event.content, structured=event.structured)
+        for name in participants:
+            if name != event.sender and _addressed_to(event, name):
+                seen.add(name, item)
+    return EdgeSet(edges=tuple(edges), skipped=tuple(skipped), source_messages=source_messages)
+
+
+def _seen_by_all(seen: _Visibility, agents: set[str]) -> frozenset[str]:
+    sets = [{item.event_id for item in seen.by_agent.get(name, ())} for name in agents]
+    return frozenset(set.intersection(*sets)) if sets else frozenset()
+
+
+def _skip_reason(message: Message, kinds: dict[str, str]) -> SkipReason | None:
+    kind = kinds.get(message.sender, "agent")
+    if kind == "human":
+        return "from_human"
+    if kind == "tool":
+        return "from_tool"
+    if not message.content.strip() and not message.structured:
+        return "empty"
+    if message.recipients != BROADCAST and set(message.recipients) <= {message.sender}:
+        return "self_addressed"
+    return None

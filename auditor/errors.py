@@ -1,0 +1,72 @@
+"""The one error tree of edge-audit.
+
+    EdgeAuditError
+    ├── UserError                 the user can fix it: bad input, bad flags, bad config
+    │   ├── UsageError            command line or API arguments
+    │   ├── ConfigError           a file under config/ (or --config) is invalid
+    │   └── TraceError            a trace file cannot be read as a trace
+    │       ├── UnreadableTraceError   missing, binary, too large, not UTF-8
+    │       ├── TraceFormatError       no known format matches (or --format does not)
+    │       └── TraceValidationError   parsed, but fails the format's schema
+    └── RuntimeFailure            the tool or its environment failed, not the input
+        └── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
+
+Every ``TraceError`` names the file and, where known, the line and the JSON path.
+"""
+
+from __future__ import annotations
+
+
+class EdgeAuditError(Exception):
+    """Base of every error edge-audit raises on purpose."""
+
+
+class UserError(EdgeAuditError):
+    """Something the user can fix: input files, flags or configuration."""
+
+
+class UsageError(UserError):
+    """Invalid command line or API arguments."""
+
+
+class ConfigError(UserError):
+    """An invalid configuration file or value."""
+
+
+class TraceError(UserError):
+    """A trace file that cannot be audited. Carries the file and the place in it."""
+
+    def __init__(self, path: str, reason: str, *, line: int | None = None, where: str | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.line = line
+        self.where = where
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        place = self.path
+        if self.line is not None:
+            place += f":{self.line}"
+        if self.where:
+            place += f" at {self.where}"
+        return f"{place}: {self.reason}"
+
+
+class UnreadableTraceError(TraceError):
+    """The file is missing, binary, too large or not UTF-8."""
+
+
+class TraceFormatError(TraceError):
+    """No known trace format matches the content, or the forced format does not."""
+
+
+class TraceValidationError(TraceError):
+    """The content parsed but does not satisfy the format's schema."""
+
+
+class RuntimeFailure(EdgeAuditError):
+    """The tool or its environment failed; the input may be fine."""
+
+
+class NlpUnavailableError(RuntimeFailure):
+    """The configured spaCy pipeline cannot be loaded."""

@@ -1,0 +1,125 @@
+"""The native trace format, version 1: the pydantic boundary model.
+
+Every event in ``events`` is either a ``message`` or a ``tool_call``, in the order
+they happened. Events get a stable id: the one in the file, or ``ev-<index>``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+TRACE_SCHEMA_ID = "edge-audit.trace.v1"
+BROADCAST = "*"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Agent(_Frozen):
+    """A participant. ``kind`` says whether its messages are handoffs (``agent``),
+    pipeline inputs (``human``) or tool output (``tool``)."""
+
+    name: str = Field(min_length=1)
+    kind: Literal["agent", "human", "tool"] = "agent"
+    model: str | None = None
+    system_prompt: str | None = None
+
+
+class Message(_Frozen):
+    """One message from ``sender`` to ``recipients`` (a list of names, or ``"*"`` for everyone)."""
+
+    type: Literal["message"] = "message"
+    id: str = Field(min_length=1)
+    sender: str = Field(min_length=1)
+    recipients: list[str] | Literal["*"] = Field(
+        description='Agent names, or "*" for a broadcast to every participant.'
+    )
+    content: str = ""
+    structured: dict[str, Any] | None = Field(
+        default=None,
+        description="Structured output sent with the message, e.g. {'constraints': [...]}.",
+    )
+    handoff_id: str | None = None
+    timestamp: datetime | None = None
+
+    @model_validator(mode="after")
+    def _recipients_not_empty(self) -> Message:
+        if isinstance(self.recipients, list) and not self.recipients:
+            raise ValueError('recipients is empty: name at least one agent, or use "*" for a broadcast')
+        return self
+
+
+class ToolCall(_Frozen):
+    """A tool call by ``agent``. Its result is visible to the caller and to ``visible_to``."""
+
+    type: Literal["tool_call"] = "tool_call"
+    id: str = Field(min_length=1)
+    agent: str = Field(min_length=1)
+    tool: str = Field(min_length=1)
+    call_id: str | None = None
+    arguments: dict[str, Any] | str | None = None
+    result: str | None = None
+    exit_code: int | None = None
+    status: Literal["ok", "error", "unknown"] = "unknown"
+    visible_to: list[str] | Literal["*"] = Field(
+        default_factory=list, description='Other agents that saw the result, or "*" for everyone.'
+    )
+    recorded_as: Literal["tool_call", "chat_message"] = Field(
+        default="tool_call",
+        description="chat_message when an importer turned a chat message (e.g. an exitcode line) into this call.",
+    )
+    timestamp: datetime | None = None
+
+
+Event = Annotated[Message | ToolCall, Field(discriminator="type")]
+
+
+class TraceMetadata(_Frozen):
+    source: str | None = None
+    task: str | None = None
+    score: float | None = Field(default=None, description="End-to-end score of the run, if one was recorded.")
+    labels: dict[str, Any] = Field(default_factory=dict)
+
+
+class Trace(_Frozen):
+    """A whole multi-agent run."""
+
+    schema_: Literal["edge-audit.trace.v1"] = Field(default=TRACE_SCHEMA_ID, alias="schema")
+    trace_id: str = Field(min_length=1)
+    metadata: TraceMetadata = Field(default_factory=TraceMetadata)
+    agents: list[Agent] = Field(default_factory=list)
+    events: list[Event]
+
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _assign_event_ids(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("events"), list):
+            events = []
+            for index, event in enumerate(data["events"]):
+                if isinstance(event, dict) and not event.get("id"):
+                    event = {**event, "id": f"ev-{index:04d}"}
+                events.append(event)
+            data = {**data, "events": events}
+        return data
+
+    @model_validator(mode="after")
+    def _ids_unique_and_agents_known(self) -> Trace:
+        seen: set[str] = set()
+        for index, event in enumerate(self.events):
+            if event.id in seen:
+                raise ValueError(f"events[{index}].id {event.id!r} is used twice")
+            seen.add(event.id)
+        names = [agent.name for agent in self.agents]
+        if len(names) != len(set(names)):
+            raise ValueError("agents: an agent name is declared twice")
+        return self
+
+    def agents_by_name(self) -> dict[str, Agent]:
+        """Declared agents by name. Undeclared senders are plain agents with no system prompt."""
+        return {agent.name: agent for agent in self.agents}
