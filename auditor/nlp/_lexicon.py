@@ -1,0 +1,127 @@
+"""The modal lexicon: cue phrases with their strength and polarity, hedges, and verb groups.
+
+Strength follows RFC 2119: ABSOLUTE (MUST, MUST NOT, NEVER ...) > RECOMMENDED (SHOULD,
+prefer, avoid ...) > PERMITTED (MAY, optional, feel free ...). A hedge lowers a
+directive by one step. Cues are matched on lower-cased, code-masked text.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import IntEnum
+from typing import Literal
+
+Polarity = Literal["obligation", "prohibition"]
+
+
+class Strength(IntEnum):
+    NONE = 0
+    PERMITTED = 1
+    RECOMMENDED = 2
+    ABSOLUTE = 3
+
+
+_CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
+    (Strength.ABSOLUTE, "prohibition"): (
+        "must not", "mustn't", "must never", "shall not", "shan't", "shall never", "never", "do not", "don't",
+        "may not", "cannot", "can not", "can't", "is not allowed", "are not allowed", "not allowed to",
+        "is not permitted", "are not permitted", "not permitted to", "is forbidden", "are forbidden",
+        "forbidden", "prohibited", "under no circumstances", "in no case", "at no point", "refrain from",
+        "is not to", "are not to", "no longer allowed", "must avoid", "have to avoid", "need to avoid",
+    ),
+    (Strength.ABSOLUTE, "obligation"): (
+        "must", "shall", "have to", "has to", "need to", "needs to", "is required to", "are required to",
+        "is required", "are required", "required", "mandatory", "always", "ensure", "make sure",
+        "be sure to", "it is essential", "it is critical", "it is imperative", "is essential",
+    ),
+    (Strength.RECOMMENDED, "prohibition"): (
+        "should not", "shouldn't", "should never", "ought not", "avoid", "prefer not to", "better not",
+        "is not recommended", "not recommended", "discouraged", "ideally not", "try not to",
+    ),
+    (Strength.RECOMMENDED, "obligation"): (
+        "should", "ought to", "is recommended", "recommended", "ideally", "prefer", "preferably",
+        "preferred", "it is best to", "it's best to", "better to", "is encouraged", "encouraged",
+    ),
+    (Strength.PERMITTED, "obligation"): (
+        "not required to", "is not required", "are not required", "not required", "not necessary",
+        "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
+        "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
+        "may", "might", "can", "could", "optional", "optionally", "feel free to", "feel free",
+        "free to", "allowed to", "is allowed", "are allowed", "permitted to", "is permitted",
+        "are permitted", "up to you", "at your discretion", "is fine to", "it's fine to", "is ok to",
+    ),
+}
+
+CUE_TABLE: dict[str, tuple[Strength, Polarity]] = {
+    phrase: key for key, phrases in _CUES.items() for phrase in phrases
+}
+
+CUE_PATTERN = re.compile(
+    r"\b(?:" + "|".join(re.escape(p) for p in sorted(CUE_TABLE, key=len, reverse=True)) + r")\b"
+)
+
+NO_NOUN_PATTERN = re.compile(r"(?:^|[:;]\s*)no\b(?!\s+(?:need|longer|one|more|matter)\b)")
+
+HEDGE_PATTERN = re.compile(
+    r"\b(?:where(?:ver)? possible|if possible|when(?:ever)? possible|as (?:much|far) as possible|"
+    r"to the extent possible|if you can|if feasible|where feasible|when feasible|where practical|"
+    r"if practical|when practical|where appropriate|if appropriate|when appropriate|if time permits|"
+    r"try to|attempt to|aim to|generally|usually|typically|in general|if convenient|where it makes sense|"
+    r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed)\b"
+)
+
+RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other)\b")
+NEGATION_PATTERN = re.compile(r"\b(?:not|never)\b|n't\b")
+
+IMPERATIVE_LEADS = frozenset({"please", "also", "then", "first", "now", "just", "next", "finally", "and"})
+
+_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+    (frozenset(pos.split()), frozenset(neg.split()))
+    for pos, neg in (
+        ("change modify alter edit rename rewrite touch update break refactor replace redesign reorder",
+         "keep preserve retain maintain leave freeze stay remain"),
+        ("remove delete drop purge erase destroy truncate wipe discard deprecate", "keep retain preserve"),
+        ("share disclose reveal expose leak publish forward give", "withhold hide redact mask conceal"),
+        ("include add mention cite list attach state", "omit exclude skip drop leave"),
+        ("run execute perform test verify check validate confirm", "skip bypass ignore"),
+        ("use utilize employ choose pick select adopt rely call install import", "drop replace"),
+        ("exceed surpass overshoot overrun", "stay cap limit keep"),
+        ("book reserve purchase buy schedule order", "cancel"),
+        ("refund reimburse credit compensate", "charge"),
+        ("deploy release ship push merge roll", "hold revert rollback"),
+        ("contact call email message notify ping escalate", "ignore"),
+        ("access read open query connect", ""),
+        ("answer respond reply report return output provide give", "withhold"),
+        ("store save persist cache record log", "discard"),
+        ("accept approve allow grant", "reject deny refuse decline"),
+    )
+)
+
+KNOWN_VERBS = frozenset(word for pos, neg in _GROUPS for word in pos | neg)
+
+LIGHT_VERBS = frozenset(
+    "be have do make get keep ensure follow apply stay remain go come take need want try".split()
+)
+
+Relation = Literal["same", "antonym", "unrelated", "waived"]
+
+
+def verb_relation(constraint_action: str | None, carrier_action: str | None) -> Relation:
+    """How a carrier sentence's main verb relates to the constraint's governed verb."""
+    if constraint_action is None or constraint_action in LIGHT_VERBS:
+        return "waived"
+    if carrier_action is None:
+        return "unrelated"
+    if constraint_action == carrier_action:
+        return "same"
+    for pos, neg in _GROUPS:
+        if (constraint_action in pos and carrier_action in pos) or (
+            constraint_action in neg and carrier_action in neg
+        ):
+            return "same"
+    for pos, neg in _GROUPS:
+        if (constraint_action in pos and carrier_action in neg) or (
+            constraint_action in neg and carrier_action in pos
+        ):
+            return "antonym"
+    return "unrelated"

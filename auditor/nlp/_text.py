@@ -1,0 +1,131 @@
+"""Cheap text work before any model runs: masking code, splitting sentences, normalising words.
+
+Masking is length-preserving, so every span computed on the masked text is a span of
+the original text too. Code blocks become blanks (code is not prose); inline code,
+call expressions, identifiers, paths and URLs become one placeholder word each, and are
+kept as anchors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
+_URL = re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")
+_CALL = re.compile(r"\b[A-Za-z_][\w.]*\([^()\n]{0,80}\)")
+_PATH = re.compile(r"(?<![\w/])(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[\w.-]*[\w-]|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|xlsx?|sql|sh|go|rs|java|rb|cfg|ini|html|css|lock|env|log)\b")
+_IDENT = re.compile(
+    r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})\b"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)")
+_BULLET = re.compile(r"\s*(?:[-*•+]\s+|\d+[.)]\s+|#+\s+|>\s+)")
+_LIST_NUMBER = re.compile(r"\d{1,3}[.)]?")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*|\d[\d,]*(?:\.\d+)?")
+_CAPS_CUES = re.compile(
+    r"\b(?:MUST|MUSTN'T|SHALL|SHAN'T|SHOULD|SHOULDN'T|NOT|NEVER|ALWAYS|ONLY|REQUIRED|MAY|DO|DON'T|CANNOT|CAN'T|"
+    r"NO|RECOMMENDED|OPTIONAL|MANDATORY|PROHIBITED|FORBIDDEN|AVOID|ENSURE)\b"
+)
+
+CODE_KINDS = ("code", "url", "call", "path", "identifier")
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A text with code masked out, and the masked spans as (kind, start, end)."""
+
+    original: str
+    masked: str
+    spans: tuple[tuple[str, int, int], ...]
+
+
+def _placeholder(length: int) -> str:
+    return "X" + "x" * (length - 1)
+
+
+def mask(text: str) -> Masked:
+    chars = list(text.replace("\u2019", "'").replace("\u2018", "'"))
+    spans: list[tuple[str, int, int]] = []
+    taken = [False] * len(chars)
+
+    def claim(kind: str, start: int, end: int, blank: bool) -> None:
+        if any(taken[start:end]):
+            return
+        for i in range(start, end):
+            taken[i] = True
+        if blank:
+            for i in range(start, end):
+                if chars[i] != "\n":
+                    chars[i] = " "
+        else:
+            chars[start:end] = _placeholder(end - start)
+            spans.append((kind, start, end))
+
+    for m in _FENCE.finditer(text):
+        claim("block", m.start(), m.end(), blank=True)
+    for kind, pattern in (("code", _INLINE_CODE), ("url", _URL), ("call", _CALL), ("path", _PATH),
+                          ("identifier", _IDENT)):
+        for m in pattern.finditer(text):
+            claim(kind, m.start(), m.end(), blank=False)
+    masked = "".join(chars)
+    masked = _CAPS_CUES.sub(lambda m: m.group(0).lower(), masked)
+    return Masked(original=text, masked=masked, spans=tuple(sorted(spans, key=lambda s: s[1])))
+
+
+def split_sentences(masked: str) -> list[tuple[int, int]]:
+    """Sentence spans over a masked text: punctuation, blank lines, bullets and headings split.
+    Bullet markers are left out of the span."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(masked):
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(masked)))
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        for line_start, line_end in _lines(masked, s, e):
+            bullet = _BULLET.match(masked, line_start, line_end)
+            if bullet:
+                line_start = bullet.end()
+            while line_start < line_end and masked[line_start].isspace():
+                line_start += 1
+            while line_end > line_start and masked[line_end - 1].isspace():
+                line_end -= 1
+            piece = masked[line_start:line_end]
+            if any(c.isalnum() for c in piece) and not _LIST_NUMBER.fullmatch(piece):
+                out.append((line_start, line_end))
+    return out
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split a span at line breaks that start a heading-like or short standalone line."""
+    pieces: list[tuple[int, int]] = []
+    cursor = start
+    for i in range(start, end):
+        if text[i] == "\n" and (i == start or text[i - 1] in ".:!?" or _BULLET.match(text, i + 1, end)):
+            pieces.append((cursor, i))
+            cursor = i + 1
+    pieces.append((cursor, end))
+    return pieces
+
+
+def norm_word(word: str) -> str:
+    """Lower case and strip plural/verb endings well enough to match word forms across texts."""
+    w = word.lower().strip("'-")
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+def words(text: str) -> list[str]:
+    return [norm_word(m.group(0)) for m in _WORD.finditer(text)]
+
+
+def squash(text: str) -> str:
+    """Lower case with all whitespace collapsed: the form used for containment matches."""
+    return " ".join(text.lower().split())
