@@ -118,6 +118,7 @@ def build_edges(trace: Trace) -> EdgeSet:
     speaking_agents = {name for name, kind in kinds.items() if kind == "agent"}
 
     seen = _Visibility()
+    authored: dict[str, set[str]] = {}
     for name in participants:
         prompt = declared[name].system_prompt if name in declared else None
         if prompt:
@@ -147,9 +148,12 @@ def build_edges(trace: Trace) -> EdgeSet:
                 else [r for r in dict.fromkeys(event.recipients) if r != event.sender]
             )
             for destination in destinations:
-                saw = frozenset(
-                    item.event_id for item in seen.by_agent.get(destination, ())
-                ) if destination != BROADCAST else _seen_by_all(seen, speaking_agents - {event.sender})
+                saw = (
+                    frozenset(item.event_id for item in seen.by_agent.get(destination, ()))
+                    | authored.get(destination, set())
+                    if destination != BROADCAST
+                    else _seen_by_all(seen, speaking_agents - {event.sender})
+                )
                 edges.append(Edge(
                     id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
                     source=event.sender, destination=destination, message=event, index=index,
@@ -159,6 +163,7 @@ def build_edges(trace: Trace) -> EdgeSet:
                 reason = "self_addressed"
         if reason is not None:
             skipped.append(SkippedMessage(trace.trace_id, event.id, event.sender, reason))
+        authored.setdefault(event.sender, set()).add(event.id)
         item = UpstreamItem("message", event.id, event.sender, event.content, structured=event.structured)
         for name in participants:
             if name != event.sender and _addressed_to(event, name):

@@ -23,15 +23,16 @@ from typing import Any, Literal
 
 from ..edges import Edge, UpstreamItem
 from ..errors import ConfigError
-from ..nlp import Directive, Haystack, Sentence, Strength, TextAnalyzer, verb_relation
+from ..nlp import Directive, Haystack, Relation, Sentence, Strength, TextAnalyzer, verb_relation
 from ..nlp._anchors import numbers_in
-from ..nlp._text import squash, words
+from ..nlp._lexicon import LIGHT_VERBS
+from ..nlp._text import squash, verb_forms, words
 from ._finding import Finding, Quote, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
 Verdict = Literal["kept", "softened", "dropped", "inverted", "needs_semantic"]
-_SOURCES = ("system_prompt", "message")
+_SOURCES = ("message",)
 
 
 @dataclass(frozen=True)
@@ -160,23 +161,44 @@ def _hits(c: Directive, haystack: Haystack) -> bool:
     return any(haystack.contains(a) for a in c.anchors)
 
 
+def _relation(c: Directive, d: Directive, scope: str) -> Relation:
+    """The verb relation, falling back to any verb form in the scope when the carrier's own
+    main verb is light ("Shipping behind the flag is optional")."""
+    relation = verb_relation(c.action, d.action)
+    if relation != "unrelated" or (d.action is not None and d.action not in LIGHT_VERBS):
+        return relation
+    for word in scope.split():
+        for form in verb_forms(word.strip(".,;:!?()\"'")):
+            found = verb_relation(c.action, form)
+            if found in ("same", "antonym"):
+                return found
+    return relation
+
+
 def _carry(c: Directive, d: Directive, sentence: Sentence) -> Verdict | None:
     scope = sentence.text[d.scope[0]:d.scope[1]]
     hay = Haystack(squash(scope), frozenset(words(scope)), numbers_in(scope))
     hit = [a for a in c.anchors if hay.contains(a)]
     if not hit:
         return None
-    relation = verb_relation(c.action, d.action)
-    complete = len(hit) == len(c.anchors)
-    if relation == "unrelated" and not complete:
+    relation = _relation(c, d, scope)
+    strong = [a for a in c.anchors if a.strong]
+    weak = [a for a in c.anchors if not a.strong]
+    strong_hit = any(a.strong for a in hit)
+    complete = all(a in hit for a in strong) and sum(a in hit for a in weak) >= len(weak) // 2
+    if strong and not strong_hit:
         return None
-    if relation == "waived" and not complete and not any(a.strong for a in hit):
+    if relation == "unrelated" and not (complete and strong_hit):
+        return None
+    if relation == "waived" and not strong_hit:
+        return None
+    if d.strength == Strength.PERMITTED and relation not in ("same", "antonym"):
         return None
     polarity = d.polarity
     if relation == "antonym":
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     if polarity != c.polarity:
-        return "inverted"
+        return "inverted" if relation in ("same", "antonym") else None
     if d.effective < c.effective or (c.restrictive and not d.restrictive):
         return "softened"
     return "kept"

@@ -28,8 +28,7 @@ _QUOTED = re.compile(r"\"([^\"\n]{1,60})\"|\u201c([^\u201d\n]{1,60})\u201d|(?<![
 _CALL_NAME = re.compile(r"^([A-Za-z_][\w.]*)\(")
 _DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
 GENERIC_NOUNS = frozenset(
-    "thing way time step part kind type lot case point fact use need one everything anything something "
-    "nothing question problem issue work job".split()
+    ["thing", "way", "time", "step", "part", "kind", "type", "lot", "case", "point", "fact", "use", "need", "one", "everything", "anything", "something", "nothing", "question", "problem", "issue", "work", "job"]
 )
 
 

@@ -17,6 +17,7 @@ from ._lexicon import (
     CUE_TABLE,
     HEDGE_PATTERN,
     IMPERATIVE_LEADS,
+    INSTRUCTION_VERBS,
     KNOWN_VERBS,
     NEGATION_PATTERN,
     NO_NOUN_PATTERN,
@@ -24,6 +25,7 @@ from ._lexicon import (
     Polarity,
     Strength,
 )
+from ._text import verb_forms
 
 _SKIP_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 _MERGE_GAP = 14
@@ -59,9 +61,31 @@ class _Cue:
     polarity: Polarity
 
 
+_CAPABILITY = frozenset({"cannot", "can't", "can not", "may not"})
+_NEGATORS = frozenset({"not", "doesn't", "don't", "isn't", "aren't", "won't", "wasn't", "weren't"})
+_PURPOSE = frozenset({"ensure", "make sure"})
+_PERSONS = frozenset({"you"})
+
+
+def _is_directive_cue(low: str, start: int, text: str) -> bool:
+    """Drop cue words used descriptively: "the terminal cannot ..." or "there may not be ..."
+    (a capability or a possibility, not an order), "to ensure ..." (a purpose clause) and
+    "doesn't always ..." (a negated frequency)."""
+    before = low[:start].split()
+    previous = before[-1] if before else ""
+    if text in _CAPABILITY:
+        return not before or previous in _PERSONS
+    if text in _PURPOSE:
+        return previous != "to"
+    if text in ("always", "never"):
+        return previous not in _NEGATORS
+    return True
+
+
 def _find_cues(low: str) -> list[_Cue]:
     cues = [
         _Cue(m.start(), m.end(), m.group(0), *CUE_TABLE[m.group(0)]) for m in CUE_PATTERN.finditer(low)
+        if _is_directive_cue(low, m.start(), m.group(0))
     ]
     no = NO_NOUN_PATTERN.search(low)
     if no is not None and not any(c.start <= no.end() - 2 < c.end for c in cues):
@@ -72,7 +96,7 @@ def _find_cues(low: str) -> list[_Cue]:
         if merged and cue.start - merged[-1].end <= _MERGE_GAP and not _has_word_between(low, merged[-1], cue):
             prev = merged[-1]
             merged[-1] = _Cue(
-                prev.start, cue.end, low[prev.start:cue.end], max(prev.strength, cue.strength),
+                prev.start, cue.end, low[prev.start:cue.end], prev.strength,
                 "prohibition" if "prohibition" in (prev.polarity, cue.polarity) else "obligation",
             )
         else:
@@ -104,6 +128,8 @@ def _imperative_verb(doc: Any) -> Any | None:
             continue
         if token.tag_ == "VB" and token.pos_ == "VERB":
             return token
+        if token.lower_ in INSTRUCTION_VERBS and token.tag_ not in ("VBD", "VBN", "VBZ", "VBG", "NNS"):
+            return token
         return None
     return None
 
@@ -120,13 +146,24 @@ def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
     if after:
         return after[0]
     before = [t for t in doc if start <= t.idx < cue[0] and t.pos_ in ("VERB", "AUX") and t.tag_ != "MD"]
-    return before[-1] if before else None
+    if before:
+        return before[-1]
+    gerunds = [t for t in doc if start <= t.idx < end and _gerund_base(t) is not None]
+    return gerunds[0] if gerunds else None
+
+
+def _gerund_base(token: Any) -> str | None:
+    if not token.lower_.endswith("ing"):
+        return None
+    return next((form for form in verb_forms(token.lower_) if form in INSTRUCTION_VERBS), None)
 
 
 def _lemma(token: Any | None) -> str | None:
     if token is None:
         return None
-    lemma = str(token.lemma_ if token.pos_ in ("VERB", "AUX") else token.lower_).lower()
+    if token.pos_ not in ("VERB", "AUX"):
+        return _gerund_base(token) or str(token.lower_)
+    lemma = str(token.lemma_).lower()
     return "be" if lemma in {"is", "are", "was", "were"} else lemma
 
 

@@ -31,7 +31,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
     ),
     (Strength.ABSOLUTE, "obligation"): (
         "must", "shall", "have to", "has to", "need to", "needs to", "is required to", "are required to",
-        "is required", "are required", "required", "mandatory", "always", "ensure", "make sure",
+        "is required", "are required", "mandatory", "always", "ensure", "make sure",
         "be sure to", "it is essential", "it is critical", "it is imperative", "is essential",
     ),
     (Strength.RECOMMENDED, "prohibition"): (
@@ -73,7 +73,9 @@ HEDGE_PATTERN = re.compile(
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other)\b")
 NEGATION_PATTERN = re.compile(r"\b(?:not|never)\b|n't\b")
 
-IMPERATIVE_LEADS = frozenset({"please", "also", "then", "first", "now", "just", "next", "finally", "and"})
+IMPERATIVE_LEADS = frozenset(
+    {"please", "also", "then", "first", "now", "just", "next", "finally", "and", "try", "to", "attempt", "aim"}
+)
 
 _GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(pos.split()), frozenset(neg.split()))
@@ -81,7 +83,7 @@ _GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("change modify alter edit rename rewrite touch update break refactor replace redesign reorder",
          "keep preserve retain maintain leave freeze stay remain"),
         ("remove delete drop purge erase destroy truncate wipe discard deprecate", "keep retain preserve"),
-        ("share disclose reveal expose leak publish forward give", "withhold hide redact mask conceal"),
+        ("share disclose reveal expose leak publish", "withhold hide redact mask conceal"),
         ("include add mention cite list attach state", "omit exclude skip drop leave"),
         ("run execute perform test verify check validate confirm", "skip bypass ignore"),
         ("use utilize employ choose pick select adopt rely call install import", "drop replace"),
@@ -98,9 +100,12 @@ _GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
 )
 
 KNOWN_VERBS = frozenset(word for pos, neg in _GROUPS for word in pos | neg)
+INSTRUCTION_VERBS = KNOWN_VERBS | frozenset(
+    ["write", "create", "build", "implement", "fix", "compute", "calculate", "find", "search", "set", "restrict", "target", "port", "pull", "print", "load", "extract", "respond", "summarise", "summarize", "translate", "sort", "filter", "format", "round", "convert", "reply", "tell", "ask", "wait", "limit", "avoid", "go", "make", "do", "be", "take", "put"]
+)
 
 LIGHT_VERBS = frozenset(
-    "be have do make get keep ensure follow apply stay remain go come take need want try".split()
+    ["be", "have", "do", "make", "get", "keep", "ensure", "follow", "apply", "stay", "remain", "go", "come", "take", "need", "want", "try"]
 )
 
 Relation = Literal["same", "antonym", "unrelated", "waived"]

@@ -15,14 +15,14 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
 _URL = re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")
 _CALL = re.compile(r"\b[A-Za-z_][\w.]*\([^()\n]{0,80}\)")
-_PATH = re.compile(r"(?<![\w/])(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[\w.-]*[\w-]|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|xlsx?|sql|sh|go|rs|java|rb|cfg|ini|html|css|lock|env|log)\b")
+_PATH = re.compile(r"(?<![\w/])(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[\w.-]*[\w-]|\b[\w.-]+/(?=[\s.,;:)]|$)|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|xlsx?|sql|sh|go|rs|java|rb|cfg|ini|html|css|lock|env|log)\b")
 _IDENT = re.compile(
     r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)")
 _BULLET = re.compile(r"\s*(?:[-*•+]\s+|\d+[.)]\s+|#+\s+|>\s+)")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]?")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9'-]*|\d[\d,]*(?:\.\d+)?")
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|\d[\d,]*(?:\.\d+)?")
 _CAPS_CUES = re.compile(
     r"\b(?:MUST|MUSTN'T|SHALL|SHAN'T|SHOULD|SHOULDN'T|NOT|NEVER|ALWAYS|ONLY|REQUIRED|MAY|DO|DON'T|CANNOT|CAN'T|"
     r"NO|RECOMMENDED|OPTIONAL|MANDATORY|PROHIBITED|FORBIDDEN|AVOID|ENSURE)\b"
@@ -120,6 +120,19 @@ def norm_word(word: str) -> str:
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         return w[:-1]
     return w
+
+
+def verb_forms(word: str) -> tuple[str, ...]:
+    """Candidate base forms of an inflected verb ("shipping" -> ship, "changed" -> change)."""
+    w = word.lower()
+    for suffix in ("ing", "ed"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            base = w[: -len(suffix)]
+            doubled = base[:-1] if len(base) > 2 and base[-1] == base[-2] else base
+            return (base, base + "e", doubled)
+    if len(w) > 3 and w.endswith("s"):
+        return (w[:-1], w[:-2] if w.endswith("es") else w[:-1])
+    return (w,)
 
 
 def words(text: str) -> list[str]:

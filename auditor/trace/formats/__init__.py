@@ -1,7 +1,7 @@
 """Trace formats: the native one and importers for foreign logs, auto-detected in this order."""
 
-from . import native as _native  # noqa: F401  (registers; tried first)
 from . import ag2 as _ag2  # noqa: F401
+from . import native as _native  # noqa: F401  (registers; tried first)
 from ._registry import TraceFormat, all_formats, detect_format, get_format, register_format
 
 __all__ = ["TraceFormat", "all_formats", "detect_format", "get_format", "register_format"]

@@ -1,0 +1,5 @@
+import sys
+
+from ._cli.main import main
+
+sys.exit(main())

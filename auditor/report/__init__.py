@@ -1,0 +1,27 @@
+"""The report model and its writers: JSON, Markdown, JUnit XML and the terminal summary."""
+
+from ._junit import to_junit
+from ._markdown import to_markdown
+from ._model import (
+    REPORT_SCHEMA_VERSION,
+    EdgeModel,
+    FindingModel,
+    InputErrorModel,
+    QuoteModel,
+    Report,
+    Section,
+    SkippedModel,
+    Summary,
+    TraceModel,
+)
+from ._terminal import print_terminal
+
+
+def to_json(report: Report) -> str:
+    return report.model_dump_json(indent=2) + "\n"
+
+
+__all__ = [
+    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "InputErrorModel", "QuoteModel", "Report", "Section",
+    "SkippedModel", "Summary", "TraceModel", "print_terminal", "to_json", "to_junit", "to_markdown",
+]

@@ -1,0 +1,54 @@
+"""JUnit XML: one testsuite per trace, one testcase per (edge, check). A testcase fails
+when any of its findings has a failing status; the message carries verdicts and quotes."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from ._model import Report
+from ._text import finding_lines, findings_by_edge
+
+
+def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",)) -> str:
+    root = ET.Element("testsuites", name="edge-audit")
+    grouped = findings_by_edge(report)
+    suites: dict[str, ET.Element] = {}
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for edge in report.edges:
+        suite = suites.get(edge.trace_id)
+        if suite is None:
+            suite = ET.SubElement(root, "testsuite", name=edge.trace_id, file=edge.path)
+            suites[edge.trace_id] = suite
+        for check in report.checks:
+            findings = [f for f in grouped.get(edge.id, []) if f.check == check]
+            case = ET.SubElement(suite, "testcase", classname=f"{edge.trace_id}.{edge.source}->{edge.destination}",
+                                 name=f"{edge.id} [{check}]")
+            totals["tests"] += 1
+            failed = [f for f in findings if f.status in fail_on]
+            if failed:
+                totals["failures"] += 1
+                message = "; ".join(f"{f.verdict}: {f.summary}" for f in failed)
+                body = "\n\n".join("\n".join([f"[{f.verdict}] {f.summary}", *finding_lines(f)]) for f in failed)
+                ET.SubElement(case, "failure", message=message, type="edge-audit").text = body
+            elif findings and all(f.status == "unmeasured" for f in findings):
+                totals["skipped"] += 1
+                ET.SubElement(case, "skipped", message="unmeasured: needs the semantic grader")
+            elif findings:
+                ET.SubElement(case, "system-out").text = "\n".join(f"[{f.verdict}] {f.summary}" for f in findings)
+    for error in report.input_errors:
+        suite = ET.SubElement(root, "testsuite", name=error.path, file=error.path)
+        case = ET.SubElement(suite, "testcase", classname="edge-audit.input", name=f"load {error.path}")
+        ET.SubElement(case, "error", message=error.reason, type=error.kind).text = (
+            f"{error.path}{':' + str(error.line) if error.line else ''}: {error.reason}")
+        totals["tests"] += 1
+        totals["errors"] += 1
+    for key, value in totals.items():
+        root.set(key, str(value))
+    for suite in root.iter("testsuite"):
+        cases = list(suite.iter("testcase"))
+        suite.set("tests", str(len(cases)))
+        suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
+        suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
+        suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -1,0 +1,52 @@
+"""Markdown summary, sized for a CI step summary: totals, failing edges with quotes, input errors."""
+
+from __future__ import annotations
+
+from ._model import Report
+from ._text import counts_cell, finding_lines, findings_by_edge
+
+_MAX_EDGES = 50
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_markdown(report: Report) -> str:
+    s = report.summary
+    out = [
+        "# edge-audit report",
+        "",
+        f"{s.traces} traces, {s.edges} edges, {s.failed_edges} failing edges, {s.input_errors} unreadable inputs "
+        f"(exit code {s.exit_code}).",
+        "",
+        "| verdict | findings |",
+        "|---|---|",
+        *[f"| {verdict} | {count} |" for verdict, count in sorted(s.deterministic_by_verdict.items())],
+        "",
+        "## Deterministic findings",
+        "",
+    ]
+    grouped = findings_by_edge(report)
+    failing = [e for e in report.edges if e.status == "fail"]
+    if not failing:
+        out.append("No edge failed.")
+    else:
+        out += ["| edge | route | verdicts |", "|---|---|---|"]
+        out += [f"| `{_cell(e.id)}` | {_cell(e.source)} → {_cell(e.destination)} | {counts_cell(e.counts)} |"
+                for e in failing[:_MAX_EDGES]]
+        if len(failing) > _MAX_EDGES:
+            out.append(f"\n…and {len(failing) - _MAX_EDGES} more failing edges (see the JSON report).")
+        for edge in failing[:_MAX_EDGES]:
+            out += ["", f"### `{edge.id}`", ""]
+            for finding in grouped.get(edge.id, []):
+                if finding.status != "fail":
+                    continue
+                out.append(f"- **{finding.verdict}** ({finding.check}): {_cell(finding.summary)}")
+                out += [f"  - {_cell(line)}" for line in finding_lines(finding)]
+    out += ["", "## Semantic findings", "", report.semantic.note or f"{len(report.semantic.findings)} findings."]
+    if report.input_errors:
+        out += ["", "## Unreadable inputs", ""]
+        out += [f"- `{e.path}{':' + str(e.line) if e.line else ''}`"
+                f"{' at ' + e.where if e.where else ''}: {_cell(e.reason)}" for e in report.input_errors]
+    return "\n".join(out) + "\n"

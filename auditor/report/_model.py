@@ -1,0 +1,106 @@
+"""The report: a pydantic model with a published JSON Schema (``edge-audit schema report``).
+
+Deterministic and semantic findings are separate sections; the semantic one exists (and
+says it did not run) even while no semantic grader is configured.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+REPORT_SCHEMA_VERSION = "edge-audit.report.v1"
+StatusName = Literal["pass", "fail", "warn", "unmeasured"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class QuoteModel(_Model):
+    event_id: str
+    field: str = Field(description="content, system_prompt, or a structured path")
+    start: int = Field(description="Character offset of the quote in that field")
+    end: int
+    text: str
+
+
+class FindingModel(_Model):
+    check: str = Field(description="Versioned registry name of the check")
+    edge_id: str
+    verdict: str
+    status: StatusName
+    summary: str
+    upstream: QuoteModel | None
+    handoff: list[QuoteModel] = Field(default_factory=list, description="Handoff sentences the verdict rests on")
+    mentions: list[QuoteModel] = Field(default_factory=list, description="Other handoff sentences naming an anchor")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class EdgeModel(_Model):
+    id: str
+    trace_id: str
+    path: str
+    source: str
+    destination: str
+    event_id: str
+    status: StatusName | Literal["no_findings"]
+    counts: dict[str, int] = Field(description="Findings per verdict")
+
+
+class SkippedModel(_Model):
+    event_id: str
+    sender: str
+    reason: str
+
+
+class TraceModel(_Model):
+    trace_id: str
+    path: str
+    line: int | None
+    format: str
+    score: float | None
+    source_messages: int
+    edges: int
+    skipped: list[SkippedModel]
+
+
+class InputErrorModel(_Model):
+    path: str
+    line: int | None
+    where: str | None
+    kind: str
+    reason: str
+
+
+class Section(_Model):
+    ran: bool
+    note: str = ""
+    findings: list[FindingModel] = Field(default_factory=list)
+
+
+class Summary(_Model):
+    files: int
+    traces: int
+    edges: int
+    source_messages: int
+    skipped_messages: dict[str, int]
+    input_errors: int
+    deterministic_by_status: dict[str, int]
+    deterministic_by_verdict: dict[str, int]
+    failed_edges: int
+    exit_code: int
+
+
+class Report(_Model):
+    schema_version: Literal["edge-audit.report.v1"] = REPORT_SCHEMA_VERSION
+    tool_version: str
+    checks: list[str]
+    nlp_pipeline: str
+    summary: Summary
+    traces: list[TraceModel]
+    edges: list[EdgeModel]
+    input_errors: list[InputErrorModel]
+    deterministic: Section
+    semantic: Section

@@ -1,0 +1,45 @@
+"""The terminal summary (rich): a per-edge table, then the evidence for failing edges."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._model import Report
+from ._text import counts_cell, finding_lines, findings_by_edge
+
+_STYLE = {"fail": "bold red", "warn": "yellow", "unmeasured": "cyan", "pass": "green", "no_findings": "dim"}
+
+
+def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max_rows: int = 200) -> None:
+    from rich.table import Table
+
+    s = report.summary
+    shown = [e for e in report.edges if all_edges or e.status in ("fail", "warn", "unmeasured")]
+    table = Table(title=f"edge-audit: {s.edges} edges in {s.traces} traces", show_lines=False)
+    for column in ("edge", "route", "status", "verdicts"):
+        table.add_column(column, overflow="fold")
+    for edge in shown[:max_rows]:
+        table.add_row(edge.id, f"{edge.source} → {edge.destination}",
+                      f"[{_STYLE[edge.status]}]{edge.status}[/]", counts_cell(edge.counts))
+    if shown:
+        console.print(table)
+    if len(shown) > max_rows:
+        console.print(f"… {len(shown) - max_rows} more edges; see --json for all.")
+    grouped = findings_by_edge(report)
+    for edge in [e for e in shown if e.status == "fail"][:max_rows]:
+        console.print(f"\n[bold]{edge.id}[/] {edge.source} → {edge.destination}", highlight=False)
+        for finding in grouped.get(edge.id, []):
+            if finding.status == "fail":
+                console.print(f"  [red]{finding.verdict}[/] {finding.summary}", highlight=False, markup=True)
+                for line in finding_lines(finding):
+                    console.print(f"    {line}", highlight=False, markup=False)
+    for error in report.input_errors:
+        place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
+        console.print(f"[bold red]unreadable[/] {place}: {error.reason}", highlight=False)
+    verdicts = ", ".join(f"{k} {v}" for k, v in sorted(s.deterministic_by_verdict.items())) or "no findings"
+    console.print(
+        f"\n{s.traces} traces, {s.edges} edges ({sum(s.skipped_messages.values())} messages skipped), "
+        f"{s.failed_edges} failing edges; {verdicts}; {s.input_errors} unreadable inputs. "
+        f"Semantic: {'ran' if report.semantic.ran else 'not run'}. Exit code {s.exit_code}.",
+        highlight=False,
+    )
