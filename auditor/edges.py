@@ -2,14 +2,15 @@
 
 An **edge** is one message from its source agent to one destination agent.
 
-* A message with named recipients gives one edge per recipient other than the sender.
+* A message with named recipients gives one edge per recipient that is an agent (not the
+  sender, not a human, not a tool).
 * A broadcast (``"*"``) gives one edge, to the next other agent that speaks after it
   (the one that acts on it), or to ``*`` when no other agent speaks after it.
 * Edge ids are ``<trace_id>/<message id>-><destination>``: stable across runs.
 
 A message that is not an edge is counted as skipped with a reason:
-``from_human`` (a pipeline input, not a handoff), ``from_tool``, ``self_addressed``,
-``empty``; a chat message an importer turned into tool evidence is ``tool_output``.
+``from_human`` (a pipeline input, not a handoff), ``from_tool``, ``to_human`` (a reply
+to a human or tool, not to an agent), ``self_addressed``, ``empty``; a chat message an importer turned into tool evidence is ``tool_output``.
 
 The **upstream** of an edge is exactly what its source could see before sending it,
 in trace order:
@@ -34,7 +35,7 @@ from typing import Literal
 
 from .trace import BROADCAST, Message, ToolCall, Trace
 
-SkipReason = Literal["from_human", "from_tool", "self_addressed", "empty", "tool_output"]
+SkipReason = Literal["from_human", "from_tool", "to_human", "self_addressed", "empty", "tool_output"]
 UpstreamKind = Literal["system_prompt", "message", "tool_call"]
 
 
@@ -145,22 +146,18 @@ def build_edges(trace: Trace) -> EdgeSet:
             destinations = (
                 [_next_speaker(trace, index, event.sender, speaking_agents)]
                 if event.recipients == BROADCAST
-                else [r for r in dict.fromkeys(event.recipients) if r != event.sender]
+                else [r for r in dict.fromkeys(event.recipients) if r != event.sender and r in speaking_agents]
             )
             for destination in destinations:
-                saw = (
-                    frozenset(item.event_id for item in seen.by_agent.get(destination, ()))
-                    | authored.get(destination, set())
-                    if destination != BROADCAST
-                    else _seen_by_all(seen, speaking_agents - {event.sender})
-                )
+                receivers = speaking_agents - {event.sender} if destination == BROADCAST else {destination}
+                saw = _seen_by_all(seen, authored, receivers)
                 edges.append(Edge(
                     id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
                     source=event.sender, destination=destination, message=event, index=index,
                     upstream=upstream, receiver_saw=saw,
                 ))
             if len(edges) == edges_before:
-                reason = "self_addressed"
+                reason = "self_addressed" if set(event.recipients) <= {event.sender} else "to_human"
         if reason is not None:
             skipped.append(SkippedMessage(trace.trace_id, event.id, event.sender, reason))
         authored.setdefault(event.sender, set()).add(event.id)
@@ -171,8 +168,9 @@ def build_edges(trace: Trace) -> EdgeSet:
     return EdgeSet(edges=tuple(edges), skipped=tuple(skipped), source_messages=source_messages)
 
 
-def _seen_by_all(seen: _Visibility, agents: set[str]) -> frozenset[str]:
-    sets = [{item.event_id for item in seen.by_agent.get(name, ())} for name in agents]
+def _seen_by_all(seen: _Visibility, authored: dict[str, set[str]], agents: set[str]) -> frozenset[str]:
+    """Events every one of ``agents`` could see or wrote itself."""
+    sets = [{item.event_id for item in seen.by_agent.get(name, ())} | authored.get(name, set()) for name in agents]
     return frozenset(set.intersection(*sets)) if sets else frozenset()
 
 

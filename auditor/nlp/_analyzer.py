@@ -43,7 +43,7 @@ class AnalyzerStats:
     texts_split: int = 0
     sentences_parsed: int = 0
     words_parsed: int = 0
-    parses_by_text: Counter[str] = field(default_factory=Counter)
+    parses_by_sentence: Counter[tuple[str, int]] = field(default_factory=Counter)
 
 
 class TextAnalyzer:
@@ -105,7 +105,7 @@ class TextAnalyzer:
             for sentence, doc in zip(todo, docs, strict=True):
                 self.stats.sentences_parsed += 1
                 self.stats.words_parsed += len(doc)
-                self.stats.parses_by_text[sentence.text_key] += 1
+                self.stats.parses_by_sentence[(sentence.text_key, sentence.index)] += 1
                 found = directives(doc, sentence.text, sentence.masked.lower(), list(sentence.code_spans))
                 fresh[(sentence.text_key, sentence.index)] = found
             if self.cache:

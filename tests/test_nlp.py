@@ -1,0 +1,67 @@
+"""Masking, sentence splitting and directive analysis on the hard cases the issue names."""
+
+from __future__ import annotations
+
+import pytest
+
+from auditor.nlp import Strength, TextAnalyzer
+from auditor.nlp._text import mask, split_sentences
+
+
+def _directives(analyzer: TextAnalyzer, text: str) -> list[tuple[str, str, str | None, bool, bool]]:
+    sentences = analyzer.sentences(f"test/{text}", text)
+    return [(d.strength.name, d.polarity, d.action, d.restrictive, d.hedged)
+            for ds in analyzer.directives(sentences) for d in ds]
+
+
+def test_masking_preserves_length_and_hides_code() -> None:
+    text = "Keep handle_webhook(event, ctx) and `retry()` in src/app.py; see https://x.io/a.\n```\nmust()\n```"
+    masked = mask(text)
+    assert len(masked.masked) == len(text)
+    assert "handle_webhook" not in masked.masked and "must()" not in masked.masked
+    kinds = [k for k, _, _ in masked.spans]
+    assert kinds == ["call", "code", "path", "url"]
+
+
+def test_bullets_and_headings_split_into_sentences() -> None:
+    text = "## Constraints\n- Never book red-eye flights.\n1. Use only Marriott hotels\n* Budget: $500"
+    spans = split_sentences(mask(text).masked)
+    assert [text[s:e] for s, e in spans] == [
+        "Constraints", "Never book red-eye flights.", "Use only Marriott hotels", "Budget: $500"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("You MUSTN'T edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+    ("you must not edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+    ("Don't edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+    ("Never edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+    ("Only edit vendor/.", ("ABSOLUTE", "obligation", "edit", True, False)),
+    ("Prefer keeping vendor/ stable where possible.", ("RECOMMENDED", "obligation", "keep", False, True)),
+    ("You may edit vendor/.", ("PERMITTED", "obligation", "edit", False, False)),
+    ("Feel free to edit vendor/.", ("PERMITTED", "obligation", "edit", False, False)),
+    ("Under no circumstances edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+    ("Editing vendor/ is not allowed.", ("ABSOLUTE", "prohibition", "edit", False, False)),
+])
+def test_modal_strength_polarity_action(analyzer: TextAnalyzer, text: str, expected: tuple[object, ...]) -> None:
+    assert _directives(analyzer, text) == [expected]
+
+
+def test_several_constraints_in_one_sentence(analyzer: TextAnalyzer) -> None:
+    got = _directives(analyzer, "You must use Postgres 15, and you must never drop the audit_log table.")
+    assert [(g[0], g[1], g[2]) for g in got] == [("ABSOLUTE", "obligation", "use"), ("ABSOLUTE", "prohibition", "drop")]
+
+
+@pytest.mark.parametrize("text", [
+    "Shall we proceed?", "The terminal cannot modify your code.", "June doesn't always have 31 days.",
+    "There may not be a writer for this quote.", "I ran it to ensure the output is correct.",
+])
+def test_descriptive_text_holds_no_hard_constraint(analyzer: TextAnalyzer, text: str) -> None:
+    assert [d for d in _directives(analyzer, text) if d[0] == Strength.ABSOLUTE.name and d[1] == "prohibition"
+            or d[0] == "ABSOLUTE" and "ensure" in text] == []
+
+
+def test_anchors_keep_code_identifiers_whole(analyzer: TextAnalyzer) -> None:
+    text = "You MUST NOT change the signature of handle_webhook(event, ctx)."
+    (directives,) = analyzer.directives(analyzer.sentences("anchor-test", text))
+    keys = [a.keys for a in directives[0].anchors]
+    assert ("handle_webhook(event, ctx)", "handle_webhook") in keys
