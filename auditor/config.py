@@ -32,9 +32,16 @@ class LimitsConfig(_Strict):
     max_text_chars: int = Field(default=2_000_000, gt=0)
 
 
+GateStatus = Literal["fail", "warn", "unmeasured"]
+
+
+def _fail_only() -> list[GateStatus]:
+    return ["fail"]
+
+
 class GateConfig(_Strict):
-    fail_on: list[Literal["fail", "warn", "unmeasured"]] = Field(
-        default_factory=lambda: ["fail"], description="Finding statuses that make `run` exit 1."
+    fail_on: list[GateStatus] = Field(
+        default_factory=_fail_only, description="Finding statuses that make `run` exit 1."
     )
 
 

@@ -30,6 +30,7 @@ had anyway.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -49,6 +50,41 @@ class UpstreamItem:
     text: str
     structured: dict[str, object] | None = None
     tool_call: ToolCall | None = None
+
+
+@dataclass(frozen=True)
+class KeyedText:
+    """One text field of one event, under a key that names it for the whole run
+    (``<trace>/<event>/<field>``), so that analyses can be cached per text."""
+
+    key: str
+    event_id: str
+    field: str
+    text: str
+
+
+def event_texts(trace_id: str, event_id: str, field: str, text: str,
+                structured: dict[str, object] | None) -> list[KeyedText]:
+    """The prose of an event plus each item of its structured ``constraints`` list."""
+    out = [KeyedText(f"{trace_id}/{event_id}/{field}", event_id, field, text)] if text else []
+    items = structured.get("constraints") if structured else None
+    if isinstance(items, list):
+        for i, item in enumerate(items):
+            value = item.get("text") if isinstance(item, dict) else item
+            if isinstance(value, str) and value.strip():
+                name = f"structured.constraints[{i}]"
+                out.append(KeyedText(f"{trace_id}/{event_id}/{name}", event_id, name, value))
+    return out
+
+
+def message_texts(trace: Trace) -> list[KeyedText]:
+    """Every message text of a trace, keyed as the checks key them (system prompts are left
+    to be analysed on demand: most configurations never read them)."""
+    out: list[KeyedText] = []
+    for event in trace.events:
+        if isinstance(event, Message):
+            out.extend(event_texts(trace.trace_id, event.id, "content", event.content, event.structured))
+    return out
 
 
 @dataclass(frozen=True)
@@ -174,7 +210,7 @@ def _seen_by_all(seen: _Visibility, authored: dict[str, set[str]], agents: set[s
     return frozenset(set.intersection(*sets)) if sets else frozenset()
 
 
-def _skip_reason(message: Message, kinds: dict[str, str]) -> SkipReason | None:
+def _skip_reason(message: Message, kinds: Mapping[str, str]) -> SkipReason | None:
     kind = kinds.get(message.sender, "agent")
     if kind == "human":
         return "from_human"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import EXAMPLES, FIXTURES, WHOWHEN
@@ -17,7 +18,7 @@ def test_all_shipped_who_and_when_fixtures_import_and_account_for_every_message(
     assert result.errors == []
     assert len(result.traces) == 3
     for loaded in result.traces:
-        history = json.loads(open(loaded.path).read())["history"]
+        history = json.loads(Path(loaded.path).read_text())["history"]
         edge_set = build_edges(loaded.trace)
         mapped = {e.message.id for e in edge_set.edges} | {s.event_id for s in edge_set.skipped}
         assert mapped == {f"step-{i}" for i in range(len(history))}, loaded.path

@@ -19,9 +19,9 @@ When the handoff has a structured ``constraints`` field it is compared directly 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from ..edges import Edge, UpstreamItem
+from ..edges import Edge, KeyedText, UpstreamItem, event_texts
 from ..errors import ConfigError
 from ..nlp import Directive, Haystack, Relation, Sentence, Strength, TextAnalyzer, verb_relation
 from ..nlp._anchors import numbers_in
@@ -42,29 +42,7 @@ class Constraint:
     directive: Directive
 
 
-@dataclass(frozen=True)
-class _Text:
-    """One text of one event, under the analyzer key that identifies it for the whole run."""
-
-    key: str
-    event_id: str
-    field: str
-    text: str
-
-
-def _texts(trace_id: str, event_id: str, field: str, text: str, structured: dict[str, Any] | None) -> list[_Text]:
-    out = [_Text(f"{trace_id}/{event_id}/{field}", event_id, field, text)] if text else []
-    items = structured.get("constraints") if structured else None
-    if isinstance(items, list):
-        for i, item in enumerate(items):
-            value = item.get("text") if isinstance(item, dict) else item
-            if isinstance(value, str) and value.strip():
-                name = f"structured.constraints[{i}]"
-                out.append(_Text(f"{trace_id}/{event_id}/{name}", event_id, name, value))
-    return out
-
-
-def _quote(text: _Text, sentence: Sentence) -> Quote:
+def _quote(text: KeyedText, sentence: Sentence) -> Quote:
     return Quote(text.event_id, text.field, sentence.start, sentence.end, sentence.text)
 
 
@@ -76,12 +54,12 @@ class ConstraintCheck:
         self.sources = sources
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
 
-    def constraints(self, edge: Edge) -> list[tuple[Constraint, _Text]]:
-        texts: list[_Text] = []
+    def constraints(self, edge: Edge) -> list[tuple[Constraint, KeyedText]]:
+        texts: list[KeyedText] = []
         for item in edge.upstream:
             if item.kind in self.sources:
-                texts.extend(self._item_texts(edge.trace_id, item))
-        found: list[tuple[Constraint, _Text]] = []
+                texts.extend(self._itemevent_texts(edge.trace_id, item))
+        found: list[tuple[Constraint, KeyedText]] = []
         seen: set[tuple[str, str, str | None]] = set()
         for text in texts:
             candidates = self.analyzer.candidates(self.analyzer.sentences(text.key, text.text))
@@ -97,16 +75,16 @@ class ConstraintCheck:
         return found
 
     @staticmethod
-    def _item_texts(trace_id: str, item: UpstreamItem) -> list[_Text]:
-        field = "system_prompt" if item.kind == "system_prompt" else "content"
-        return _texts(trace_id, item.event_id, field, item.text, item.structured)
+    def _itemevent_texts(trace_id: str, item: UpstreamItem) -> list[KeyedText]:
+        field = {"system_prompt": "system_prompt", "message": "content", "tool_call": "result"}[item.kind]
+        return event_texts(trace_id, item.event_id, field, item.text, item.structured)
 
     def __call__(self, edge: Edge) -> list[Finding]:
         constraints = self.constraints(edge)
         if not constraints:
             return []
         message = edge.message
-        handoff = _texts(edge.trace_id, message.id, "content", message.content, message.structured)
+        handoff = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
         structured = [t for t in handoff if t.field.startswith("structured.")]
         targets = structured or handoff
         sentences = [(t, s) for t in targets for s in self.analyzer.sentences(t.key, t.text)]
@@ -118,15 +96,15 @@ class ConstraintCheck:
             findings.append(self._judge(edge, constraint, hits, parsed, bool(structured)))
         return findings
 
-    def _judge(self, edge: Edge, constraint: Constraint, hits: list[tuple[_Text, Sentence]],
+    def _judge(self, edge: Edge, constraint: Constraint, hits: list[tuple[KeyedText, Sentence]],
                parsed: dict[tuple[str, int], tuple[Directive, ...]], structured: bool) -> Finding:
         c = constraint.directive
-        carriers: list[tuple[Verdict, _Text, Sentence, Directive]] = []
+        carriers: list[tuple[Verdict, KeyedText, Sentence, Directive]] = []
         for text, sentence in hits:
             for d in parsed[(sentence.text_key, sentence.index)]:
-                verdict = _carry(c, d, sentence)
-                if verdict is not None:
-                    carriers.append((verdict, text, sentence, d))
+                carried = _carry(c, d, sentence)
+                if carried is not None:
+                    carriers.append((carried, text, sentence, d))
         details: dict[str, object] = {
             "strength": c.strength.name.lower(), "polarity": c.polarity, "action": c.action,
             "restrictive": c.restrictive, "hedged": c.hedged, "cue": c.cue,

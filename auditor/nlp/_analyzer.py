@@ -96,6 +96,12 @@ class TextAnalyzer:
         """Sentences that may hold a constraint: the cheap cue prefilter (all of them in naive mode)."""
         return [s for s in sentences if s.has_cue or not self.prefilter]
 
+    def prepare(self, texts: Iterable[tuple[str, str]]) -> None:
+        """Split ``(key, text)`` pairs and parse all their candidate sentences in one batch,
+        so that later look-ups are cache hits. Does nothing in naive (uncached) mode."""
+        if self.cache:
+            self.directives([s for key, text in texts for s in self.candidates(self.sentences(key, text))])
+
     def directives(self, sentences: Sequence[Sentence]) -> list[tuple[Directive, ...]]:
         """Directives for each sentence, parsing (in one batch) only those not seen before."""
         todo = [s for s in sentences if not self.cache or (s.text_key, s.index) not in self._directives]

@@ -94,7 +94,7 @@ class Summary(_Model):
 
 
 class Report(_Model):
-    schema_version: Literal["edge-audit.report.v1"] = REPORT_SCHEMA_VERSION
+    schema_version: Literal["edge-audit.report.v1"] = "edge-audit.report.v1"
     tool_version: str
     checks: list[str]
     nlp_pipeline: str

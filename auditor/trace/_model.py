@@ -88,7 +88,7 @@ class TraceMetadata(_Frozen):
 class Trace(_Frozen):
     """A whole multi-agent run."""
 
-    schema_: Literal["edge-audit.trace.v1"] = Field(default=TRACE_SCHEMA_ID, alias="schema")
+    schema_: Literal["edge-audit.trace.v1"] = Field(default="edge-audit.trace.v1", alias="schema")
     trace_id: str = Field(min_length=1)
     metadata: TraceMetadata = Field(default_factory=TraceMetadata)
     agents: list[Agent] = Field(default_factory=list)

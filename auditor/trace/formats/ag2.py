@@ -33,9 +33,8 @@ _HUMAN_NAMES = frozenset({"human", "user"})
 
 
 def _history(document: Any) -> list[Any] | None:
-    if isinstance(document, dict) and isinstance(document.get("history"), list):
-        return document["history"]
-    return None
+    history = document.get("history") if isinstance(document, dict) else None
+    return history if isinstance(history, list) else None
 
 
 def _speaker(item: dict[str, Any]) -> str:
