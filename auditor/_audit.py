@@ -10,7 +10,7 @@ from pathlib import Path
 from . import __version__
 from .checks import CheckContext, Finding, make_check
 from .config import AuditConfig
-from .edges import build_edges, message_texts
+from .edges import build_edges
 from .errors import TraceError
 from .nlp import TextAnalyzer
 from .report import (
@@ -74,7 +74,6 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     source_messages = 0
     for done, item in enumerate(loaded.traces, start=1):
         edge_set = build_edges(item.trace)
-        analyzer.prepare((t.key, t.text) for t in message_texts(item.trace))
         source_messages += edge_set.source_messages
         skipped_total.update(edge_set.skipped_by_reason())
         traces.append(TraceModel(

