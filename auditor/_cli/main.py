@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    from ..errors import NlpUnavailableError, RuntimeFailure, UserError
+    from .._audit import EXIT_RUNTIME, EXIT_USAGE
+    from ..errors import RuntimeFailure, UserError
 
     try:
         if args.command == "run":
@@ -68,10 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except UserError as err:
         print(f"edge-audit: error: {err}", file=sys.stderr)
-        return 2
-    except (NlpUnavailableError, RuntimeFailure) as err:
+        return EXIT_USAGE
+    except RuntimeFailure as err:
         print(f"edge-audit: runtime failure: {err}", file=sys.stderr)
-        return 4
+        return EXIT_RUNTIME
 
 
 def _schema(what: str) -> int:

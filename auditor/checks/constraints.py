@@ -38,7 +38,6 @@ _SOURCES = ("message",)
 @dataclass(frozen=True)
 class Constraint:
     quote: Quote
-    sentence: Sentence
     directive: Directive
 
 
@@ -54,12 +53,12 @@ class ConstraintCheck:
         self.sources = sources
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
 
-    def constraints(self, edge: Edge) -> list[tuple[Constraint, KeyedText]]:
+    def constraints(self, edge: Edge) -> list[Constraint]:
         texts: list[KeyedText] = []
         for item in edge.upstream:
             if item.kind in self.sources:
                 texts.extend(self._itemevent_texts(edge.trace_id, item))
-        found: list[tuple[Constraint, KeyedText]] = []
+        found: list[Constraint] = []
         seen: set[tuple[str, str, str | None]] = set()
         for text in texts:
             candidates = self.analyzer.candidates(self.analyzer.sentences(text.key, text.text), self.min_strength)
@@ -71,7 +70,7 @@ class ConstraintCheck:
                     if identity in seen:
                         continue
                     seen.add(identity)
-                    found.append((Constraint(_quote(text, sentence), sentence, directive), text))
+                    found.append(Constraint(_quote(text, sentence), directive))
         return found
 
     @staticmethod
@@ -88,11 +87,11 @@ class ConstraintCheck:
         structured = [t for t in handoff if t.field.startswith("structured.")]
         targets = structured or handoff
         sentences = [(t, s) for t in targets for s in self.analyzer.sentences(t.key, t.text)]
-        hits_per = [[(t, s) for t, s in sentences if _hits(c.directive, s.haystack)] for c, _ in constraints]
+        hits_per = [[(t, s) for t, s in sentences if _hits(c.directive, s.haystack)] for c in constraints]
         needed = list({(s.text_key, s.index): s for hits in hits_per for _, s in hits}.values())
         parsed = dict(zip(((s.text_key, s.index) for s in needed), self.analyzer.directives(needed), strict=True))
         findings = []
-        for (constraint, _), hits in zip(constraints, hits_per, strict=True):
+        for constraint, hits in zip(constraints, hits_per, strict=True):
             findings.append(self._judge(edge, constraint, hits, parsed, bool(structured)))
         return findings
 
