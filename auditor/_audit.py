@@ -8,7 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import __version__
-from .checks import CheckContext, Finding, make_check
+from .checks import CheckContext, Finding, Prepares, make_check
 from .config import AuditConfig
 from .edges import build_edges
 from .errors import TraceError
@@ -33,6 +33,8 @@ EXIT_INPUT = 3
 EXIT_RUNTIME = 4
 
 Progress = Callable[[int, int], None]
+#: Traces whose edges are prepared (batch-parsed) together.
+PREPARE_CHUNK = 64
 
 
 def _finding_model(finding: Finding) -> FindingModel:
@@ -72,8 +74,13 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     findings: list[Finding] = []
     skipped_total: Counter[str] = Counter()
     source_messages = 0
-    for done, item in enumerate(loaded.traces, start=1):
-        edge_set = build_edges(item.trace)
+    edge_sets = [build_edges(item.trace) for item in loaded.traces]
+    for done, (item, edge_set) in enumerate(zip(loaded.traces, edge_sets, strict=True), start=1):
+        if (done - 1) % PREPARE_CHUNK == 0:
+            chunk = [e for es in edge_sets[done - 1:done - 1 + PREPARE_CHUNK] for e in es.edges]
+            for check in checks:
+                if isinstance(check, Prepares):
+                    check.prepare(chunk)
         source_messages += edge_set.source_messages
         skipped_total.update(edge_set.skipped_by_reason())
         traces.append(TraceModel(

@@ -4,7 +4,7 @@ peak RSS and the time of `edge-audit --help`. Prints its figures; asserts nothin
     python benchmarks/bench_constraints.py [--whowhen PATH] [--synthetic-edges 10000] [--naive-traces 15]
 
 The naive baseline runs the full spaCy pipeline (parser included) over every sentence of
-every upstream message of every edge, with no prefilter and no cache.
+every upstream message of every edge, with no shortcut and no cache.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def main() -> None:
 
     fast_check = make_check("edge-audit.constraints.v1", CheckContext(TextAnalyzer()), {})
     naive_check = make_check("edge-audit.constraints.v1",
-                             CheckContext(TextAnalyzer(disable=(), prefilter=False, cache=False)), {})
+                             CheckContext(TextAnalyzer(disable=(), fast=False, cache=False)), {})
     cases = load_cases()
     same = sum(run_case(fast_check, c) == run_case(naive_check, c) for c in cases)
     print(f"labelled set: fast and naive verdicts agree on {same}/{len(cases)} pairs")
@@ -100,7 +100,7 @@ def main() -> None:
               f"{edges / t:.0f} edges/s, {words / t:.0f} words/s")
         sample = files[: args.naive_traces]
         tf, e1, v1 = _timed(sample, TextAnalyzer())
-        tn, _, v2 = _timed(sample, TextAnalyzer(disable=(), prefilter=False, cache=False))
+        tn, _, v2 = _timed(sample, TextAnalyzer(disable=(), fast=False, cache=False))
         print(f"who&when sample ({len(sample)} traces, {e1} edges): fast {tf:.2f}s, naive {tn:.2f}s, "
               f"ratio {tn / tf:.1f}x, same verdicts: {v1 == v2}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -63,10 +63,22 @@ def test_each_message_is_parsed_at_most_once_however_many_edges_see_it() -> None
 
 
 def test_naive_mode_parses_again_but_gives_the_same_verdicts() -> None:
-    naive = TextAnalyzer(prefilter=False, cache=False)
+    naive = TextAnalyzer(fast=False, cache=False)
     fast = TextAnalyzer()
     a = audit([FIXTURES / "whowhen"], analyzer=naive)
     b = audit([FIXTURES / "whowhen"], analyzer=fast)
     assert [(f.edge_id, f.verdict) for f in a.deterministic.findings] == [
         (f.edge_id, f.verdict) for f in b.deterministic.findings]
     assert max(naive.stats.parses_by_sentence.values()) > 1
+
+
+def test_batched_prepare_gives_the_same_findings_as_edge_by_edge() -> None:
+    from auditor.checks import CheckContext, make_check
+    from auditor.trace import load_paths
+
+    edges = [e for t in load_paths([FIXTURES / "whowhen", EXAMPLES]).traces for e in build_edges(t.trace).edges]
+    batched = make_check("edge-audit.constraints.v1", CheckContext(TextAnalyzer()), {})
+    single = make_check("edge-audit.constraints.v1", CheckContext(TextAnalyzer()), {})
+    batched.prepare(edges)  # type: ignore[attr-defined]
+    for edge in edges:
+        assert batched(edge) == single(edge), edge.id

@@ -64,3 +64,20 @@ def test_anchors_keep_code_identifiers_whole(analyzer: TextAnalyzer) -> None:
     (directives,) = analyzer.directives(analyzer.sentences("anchor-test", text))
     keys = [a.keys for a in directives[0].anchors]
     assert ("handle_webhook(event, ctx)", "handle_webhook") in keys
+
+
+def test_entities_only_where_a_constraint_can_come_from() -> None:
+    analyzer = TextAnalyzer()
+    text = "Route all refunds through Stripe Radar in Dublin. You must route refunds through Stripe Radar."
+    weak, strong = analyzer.sentences("entities-test", text)
+    analyzer.directives([weak, strong], entities_from=Strength.ABSOLUTE)
+    assert analyzer.stats.sentences_parsed == 2
+    # The imperative below the threshold is still found, without entity anchors.
+    ((imperative,), (must,)) = analyzer.directives([weak, strong], entities_from=Strength.ABSOLUTE)
+    assert imperative.imperative and imperative.action == "route"
+    assert "entity" not in {a.kind for a in imperative.anchors}
+    assert "entity" in {a.kind for a in must.anchors}
+    # A caller that needs entities for the weak sentence gets it parsed again, with them.
+    ((again,),) = analyzer.directives([weak], entities_from=Strength.NONE)
+    assert analyzer.stats.sentences_parsed == 3
+    assert "entity" in {a.kind for a in again.anchors}

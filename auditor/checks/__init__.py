@@ -2,9 +2,9 @@
 
 from . import constraints as _constraints  # noqa: F401  (registers edge-audit.constraints.v1)
 from ._finding import STATUSES, Finding, Quote, Status
-from ._registry import CheckContext, CheckFn, make_check, register_check, registered_checks
+from ._registry import CheckContext, CheckFn, Prepares, make_check, register_check, registered_checks
 
 __all__ = [
-    "STATUSES", "CheckContext", "CheckFn", "Finding", "Quote", "Status", "make_check", "register_check",
+    "STATUSES", "CheckContext", "CheckFn", "Finding", "Prepares", "Quote", "Status", "make_check", "register_check",
     "registered_checks",
 ]

@@ -3,9 +3,9 @@ as a factory that takes the shared context and its options and returns a pure ``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..edges import Edge
 from ..errors import ConfigError
@@ -13,6 +13,15 @@ from ..nlp import TextAnalyzer
 from ._finding import Finding
 
 CheckFn = Callable[[Edge], list[Finding]]
+
+
+@runtime_checkable
+class Prepares(Protocol):
+    """Optional: a check that can do its expensive work for many edges at once (batched
+    parsing). ``audit`` calls ``prepare`` with a chunk of edges before checking them one by
+    one; the findings must not depend on whether it was called."""
+
+    def prepare(self, edges: Sequence[Edge]) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,11 @@ When the handoff has a structured ``constraints`` field it is compared directly 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..edges import Edge, KeyedText, UpstreamItem, event_texts
+from ..edges import Edge, KeyedText, event_texts
 from ..errors import ConfigError
 from ..nlp import Directive, Haystack, Relation, Sentence, Strength, TextAnalyzer, verb_relation
 from ..nlp._anchors import numbers_in
@@ -53,16 +54,22 @@ class ConstraintCheck:
         self.sources = sources
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
 
+    def prepare(self, edges: Sequence[Edge]) -> None:
+        """Parse, in two batches, every sentence that checking ``edges`` will need: the
+        upstream candidates, then the handoff sentences that mention a constraint's anchor."""
+        texts = {t.key: t for edge in edges for t in self._upstream_texts(edge)}
+        self.analyzer.directives([s for t in texts.values() for s in self._candidates(t)], self.min_strength)
+        needed = {(s.text_key, s.index): s for edge in edges
+                  for hits in self._handoff_hits(edge, self.constraints(edge))[0] for _, s in hits}
+        self.analyzer.directives(list(needed.values()), self.min_strength)
+
     def constraints(self, edge: Edge) -> list[Constraint]:
-        texts: list[KeyedText] = []
-        for item in edge.upstream:
-            if item.kind in self.sources:
-                texts.extend(self._itemevent_texts(edge.trace_id, item))
         found: list[Constraint] = []
         seen: set[tuple[str, str, str | None]] = set()
-        for text in texts:
-            candidates = self.analyzer.candidates(self.analyzer.sentences(text.key, text.text), self.min_strength)
-            for sentence, directives in zip(candidates, self.analyzer.directives(candidates), strict=True):
+        for text in self._upstream_texts(edge):
+            candidates = self._candidates(text)
+            for sentence, directives in zip(candidates, self.analyzer.directives(candidates, self.min_strength),
+                                            strict=True):
                 for directive in directives:
                     if directive.strength < self.min_strength or not directive.has_explicit_cue:
                         continue
@@ -73,27 +80,33 @@ class ConstraintCheck:
                     found.append(Constraint(_quote(text, sentence), directive))
         return found
 
-    @staticmethod
-    def _itemevent_texts(trace_id: str, item: UpstreamItem) -> list[KeyedText]:
-        field = {"system_prompt": "system_prompt", "message": "content", "tool_call": "result"}[item.kind]
-        return event_texts(trace_id, item.event_id, field, item.text, item.structured)
+    def _upstream_texts(self, edge: Edge) -> list[KeyedText]:
+        fields = {"system_prompt": "system_prompt", "message": "content", "tool_call": "result"}
+        return [text for item in edge.upstream if item.kind in self.sources
+                for text in event_texts(edge.trace_id, item.event_id, fields[item.kind], item.text, item.structured)]
+
+    def _candidates(self, text: KeyedText) -> list[Sentence]:
+        return self.analyzer.candidates(self.analyzer.sentences(text.key, text.text), self.min_strength)
+
+    def _handoff_hits(self, edge: Edge, constraints: list[Constraint]) -> tuple[list[list[tuple[KeyedText, Sentence]]], bool]:
+        """For each constraint, the handoff sentences that mention one of its anchors; and
+        whether the handoff's structured ``constraints`` field is what was searched."""
+        message = edge.message
+        handoff = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
+        structured = [t for t in handoff if t.field.startswith("structured.")]
+        sentences = [(t, s) for t in structured or handoff for s in self.analyzer.sentences(t.key, t.text)]
+        return [[(t, s) for t, s in sentences if _hits(c.directive, s.haystack)] for c in constraints], bool(structured)
 
     def __call__(self, edge: Edge) -> list[Finding]:
         constraints = self.constraints(edge)
         if not constraints:
             return []
-        message = edge.message
-        handoff = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
-        structured = [t for t in handoff if t.field.startswith("structured.")]
-        targets = structured or handoff
-        sentences = [(t, s) for t in targets for s in self.analyzer.sentences(t.key, t.text)]
-        hits_per = [[(t, s) for t, s in sentences if _hits(c.directive, s.haystack)] for c in constraints]
+        hits_per, structured = self._handoff_hits(edge, constraints)
         needed = list({(s.text_key, s.index): s for hits in hits_per for _, s in hits}.values())
-        parsed = dict(zip(((s.text_key, s.index) for s in needed), self.analyzer.directives(needed), strict=True))
-        findings = []
-        for constraint, hits in zip(constraints, hits_per, strict=True):
-            findings.append(self._judge(edge, constraint, hits, parsed, bool(structured)))
-        return findings
+        parsed = dict(zip(((s.text_key, s.index) for s in needed),
+                          self.analyzer.directives(needed, self.min_strength), strict=True))
+        return [self._judge(edge, constraint, hits, parsed, structured)
+                for constraint, hits in zip(constraints, hits_per, strict=True)]
 
     def _judge(self, edge: Edge, constraint: Constraint, hits: list[tuple[KeyedText, Sentence]],
                parsed: dict[tuple[str, int], tuple[Directive, ...]], structured: bool) -> Finding:

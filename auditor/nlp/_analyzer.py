@@ -1,8 +1,13 @@
 """The analyzer: splits texts into sentences once, parses only the sentences that need
 it, and caches everything per text key, so each message is parsed at most once per run.
 
-``prefilter=False, cache=False`` is the naive mode the benchmark compares against: every
-sentence of every text is parsed again each time it is asked for.
+Three shortcuts make the fast path, and ``fast=False, cache=False`` is the naive mode the
+benchmark compares against (every sentence of every text parsed by every component, again
+each time it is asked for):
+
+* a cheap cue prefilter decides which sentences are parsed at all;
+* named entities are recognised only where a constraint can come from (see ``directives``);
+* lemmas are computed for the few tokens that need one, not for every token.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 
 from ..errors import NlpUnavailableError
 from ._anchors import Haystack, numbers_in
-from ._directives import Directive, directives
+from ._directives import Directive, Lemmatize, directives
 from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN, Strength
 from ._text import mask, split_sentences, squash, words
 
@@ -50,10 +55,10 @@ class TextAnalyzer:
     """Sentences and directives for texts identified by a stable key (e.g. ``trace/event/field``)."""
 
     def __init__(self, pipeline: str = DEFAULT_PIPELINE, *, disable: Sequence[str] = DEFAULT_DISABLE,
-                 prefilter: bool = True, cache: bool = True, batch_size: int = 64) -> None:
+                 fast: bool = True, cache: bool = True, batch_size: int = 64) -> None:
         self.pipeline_name = pipeline
         self.disable = tuple(disable)
-        self.prefilter = prefilter
+        self.fast = fast
         self.cache = cache
         self.batch_size = batch_size
         self.stats = AnalyzerStats()
@@ -61,6 +66,7 @@ class TextAnalyzer:
         self._lock = threading.Lock()
         self._sentences: dict[str, tuple[Sentence, ...]] = {}
         self._directives: dict[tuple[str, int], tuple[Directive, ...]] = {}
+        self._with_entities: set[tuple[str, int]] = set()
 
     @property
     def nlp(self) -> Any:
@@ -94,24 +100,67 @@ class TextAnalyzer:
     def candidates(self, sentences: Iterable[Sentence], min_strength: int = Strength.PERMITTED) -> list[Sentence]:
         """Sentences that may hold a directive of at least ``min_strength``: the cheap cue
         prefilter (every sentence in naive mode)."""
-        return [s for s in sentences if s.cue_strength >= min_strength or not self.prefilter]
+        return [s for s in sentences if s.cue_strength >= min_strength or not self.fast]
 
-    def directives(self, sentences: Sequence[Sentence]) -> list[tuple[Directive, ...]]:
-        """Directives for each sentence, parsing (in one batch) only those not seen before."""
-        todo = [s for s in sentences if not self.cache or (s.text_key, s.index) not in self._directives]
+    def directives(self, sentences: Sequence[Sentence],
+                   entities_from: int = Strength.NONE) -> list[tuple[Directive, ...]]:
+        """Directives for each sentence, parsing (in one batch) only those not seen before.
+
+        Named entities are only recognised in sentences whose cue is at least
+        ``entities_from``: a sentence below the strength a check extracts constraints at
+        can only ever be a carrier, and a carrier's own anchors are never read. That skips
+        the costliest component for most handoff sentences. A sentence first parsed without
+        entities is parsed again if a later caller needs them (counted in ``stats``).
+        """
+        def wants_entities(s: Sentence) -> bool:
+            return s.cue_strength >= entities_from or not self.fast
+
+        todo = list({(s.text_key, s.index): s for s in sentences if not self.cache
+                     or (s.text_key, s.index) not in self._directives
+                     or (wants_entities(s) and (s.text_key, s.index) not in self._with_entities)}.values())
         fresh: dict[tuple[str, int], tuple[Directive, ...]] = {}
-        if todo:
-            docs = self.nlp.pipe([s.masked for s in todo], batch_size=self.batch_size)
-            for sentence, doc in zip(todo, docs, strict=True):
+        full = [s for s in todo if wants_entities(s)]
+        light = [s for s in todo if not wants_entities(s)]
+        lazy = self._lazy_lemmatizer()
+        lemma_pipes = ("lemmatizer",) if lazy is not None else ()
+        for group, skip in ((full, ()), (light, self._entity_pipes())):
+            docs = self.nlp.pipe([s.masked for s in group], batch_size=self.batch_size, disable=skip + lemma_pipes)
+            for sentence, doc in zip(group, docs, strict=True):
+                key = (sentence.text_key, sentence.index)
                 self.stats.sentences_parsed += 1
                 self.stats.words_parsed += len(doc)
-                self.stats.parses_by_sentence[(sentence.text_key, sentence.index)] += 1
-                found = directives(doc, sentence.text, sentence.masked.lower(), list(sentence.code_spans))
-                fresh[(sentence.text_key, sentence.index)] = found
-            if self.cache:
-                self._directives.update(fresh)
+                self.stats.parses_by_sentence[key] += 1
+                fresh[key] = directives(doc, sentence.text, sentence.masked.lower(), list(sentence.code_spans),
+                                        lazy)
+                if self.cache and not skip:
+                    self._with_entities.add(key)
+        if self.cache:
+            self._directives.update(fresh)
         store = self._directives if self.cache else fresh
         return [store[(s.text_key, s.index)] for s in sentences]
+
+    def _entity_pipes(self) -> tuple[str, ...]:
+        return tuple(name for name in self.nlp.pipe_names if name in _ENTITY_PIPES)
+
+    def _lazy_lemmatizer(self) -> Lemmatize | None:
+        """A per-token lemmatizer taken from the pipeline's own, so the component can be
+        skipped in ``pipe`` (it otherwise lemmatizes every token; directives need one)."""
+        if not self.fast or "lemmatizer" not in self.nlp.pipe_names:
+            return None
+        component = self.nlp.get_pipe("lemmatizer")
+        lemmatize = getattr(component, "lemmatize", None)
+        if lemmatize is None:
+            return None
+
+        def lemma(token: Any) -> str:
+            if token.lemma == 0:
+                token.lemma_ = lemmatize(token)[0]
+            return str(token.lemma_)
+
+        return lemma
+
+
+_ENTITY_PIPES = frozenset({"ner", "entity_ruler", "span_ruler"})
 
 
 def _cue_strength(low: str) -> int:

@@ -8,6 +8,7 @@ obligation) even without a cue; a question holds no directive.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +28,7 @@ from ._lexicon import (
 )
 from ._text import verb_forms
 
+Lemmatize = Callable[[Any], str]
 _SKIP_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 _MERGE_GAP = 14
 
@@ -158,12 +160,12 @@ def _gerund_base(token: Any) -> str | None:
     return next((form for form in verb_forms(token.lower_) if form in INSTRUCTION_VERBS), None)
 
 
-def _lemma(token: Any | None) -> str | None:
+def _lemma(token: Any | None, lemmatize: Lemmatize | None) -> str | None:
     if token is None:
         return None
     if token.pos_ not in ("VERB", "AUX"):
         return _gerund_base(token) or str(token.lower_)
-    lemma = str(token.lemma_).lower()
+    lemma = (lemmatize(token) if lemmatize is not None else str(token.lemma_)).lower()
     return "be" if lemma in {"is", "are", "was", "were"} else lemma
 
 
@@ -215,9 +217,11 @@ def _noun_run_anchors(run: list[Any]) -> list[Anchor]:
     return [words_anchor("noun", head.text, [head.text])]
 
 
-def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, int, int]]) -> tuple[Directive, ...]:
+def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, int, int]],
+               lemmatize: Lemmatize | None = None) -> tuple[Directive, ...]:
     """The directives of one sentence. ``doc`` is the spaCy parse of the masked sentence,
-    ``low`` its lower-cased masked text, ``masked_spans`` the code spans relative to it."""
+    ``low`` its lower-cased masked text, ``masked_spans`` the code spans relative to it.
+    ``lemmatize`` computes a token's lemma when the pipeline did not (``token.lemma_`` otherwise)."""
     if sentence.rstrip().endswith("?"):
         return ()
     cues = _find_cues(low)
@@ -239,7 +243,7 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
         hedged = any(not (cue.start <= m.start() < cue.end) for m in HEDGE_PATTERN.finditer(low, start, end))
         restrictive = RESTRICTIVE_PATTERN.search(low, start, end) is not None
         out.append(Directive(
-            strength=cue.strength, polarity=polarity, action=_lemma(token), restrictive=restrictive,
+            strength=cue.strength, polarity=polarity, action=_lemma(token, lemmatize), restrictive=restrictive,
             hedged=hedged, cue=sentence[cue.start:cue.end] or "<imperative>",
             imperative=cue.text == "<imperative>", scope=(start, end),
             anchors=anchors_in(doc, sentence, start, end, masked_spans, cue_words,
