@@ -65,7 +65,7 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars)
     loaded = load_paths(paths, format=format, limits=limits)
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
-    context = CheckContext(analyzer=analyzer)
+    context = CheckContext(analyzer=analyzer, config_dir=config.base_dir)
     checks = [make_check(c.name, context, c.options) for c in config.checks]
     fail_on = set(config.gate.fail_on)
 

@@ -46,9 +46,15 @@ class GateConfig(_Strict):
 
 
 def _default_checks() -> list[CheckConfig]:
-    return [CheckConfig(name="edge-audit.constraints.v1", options={
-        "min_strength": "absolute", "sources": ["message"], "dropped_if_receiver_saw": "warn",
-    })]
+    return [
+        CheckConfig(name="edge-audit.constraints.v1", options={
+            "min_strength": "absolute", "sources": ["message"], "dropped_if_receiver_saw": "warn",
+        }),
+        CheckConfig(name="edge-audit.claims.v1", options={
+            "tools": None, "kinds": ["result", "execution", "action", "path", "identifier", "number", "fuzzy"],
+            "invented": "fail", "entry_points": "skip",
+        }),
+    ]
 
 
 class AuditConfig(_Strict):
@@ -56,6 +62,8 @@ class AuditConfig(_Strict):
     nlp: NlpConfig = Field(default_factory=NlpConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     gate: GateConfig = Field(default_factory=GateConfig)
+    base_dir: Path | None = Field(default=None, exclude=True,
+                                  description="Set by load_config: the config file's folder, for relative paths.")
 
 
 def load_config(path: str | Path | None) -> AuditConfig:
@@ -71,7 +79,7 @@ def load_config(path: str | Path | None) -> AuditConfig:
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: invalid YAML: {err}") from None
     try:
-        return AuditConfig.model_validate(raw or {})
+        return AuditConfig.model_validate(raw or {}).model_copy(update={"base_dir": Path(path).resolve().parent})
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

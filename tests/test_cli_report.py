@@ -22,7 +22,8 @@ def test_incident_is_softened_end_to_end_with_both_quotes(tmp_path: Path) -> Non
     code = main(["run", str(EXAMPLES / "incident-webhook.json"), "--json", str(out), "--quiet"])
     assert code == 1
     report = Report.model_validate_json(out.read_text())
-    (finding,) = [f for f in report.deterministic.findings if f.edge_id == "incident-webhook/plan->coder"]
+    (finding,) = [f for f in report.deterministic.findings
+                  if f.edge_id == "incident-webhook/plan->coder" and f.check == "edge-audit.constraints.v1"]
     assert finding.verdict == "softened" and finding.status == "fail"
     assert finding.upstream is not None
     assert finding.upstream.text == "You MUST NOT change the signature of handle_webhook(event, ctx)."
@@ -36,7 +37,7 @@ def test_incident_is_softened_end_to_end_with_both_quotes(tmp_path: Path) -> Non
 def test_all_kept_example_passes() -> None:
     report = audit([EXAMPLES / "all-kept-refunds.json"])
     assert report.summary.exit_code == 0
-    assert {f.verdict for f in report.deterministic.findings} == {"kept"}
+    assert {f.verdict for f in report.deterministic.findings} == {"kept", "grounded"}
     assert any(f.details["compared_with"] == "structured" for f in report.deterministic.findings)
 
 

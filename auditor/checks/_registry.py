@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..edges import Edge
@@ -26,9 +27,11 @@ class Prepares(Protocol):
 
 @dataclass(frozen=True)
 class CheckContext:
-    """What every check may share: the NLP analyzer with its per-run parse cache."""
+    """What every check may share: the NLP analyzer with its per-run parse cache, and the
+    folder of the config file, against which relative paths in check options resolve."""
 
     analyzer: TextAnalyzer
+    config_dir: Path | None = None
 
 
 CheckFactory = Callable[..., CheckFn]

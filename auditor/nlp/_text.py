@@ -15,7 +15,7 @@ _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
 _URL = re.compile(r"\bhttps?://[^\s<>()\"']+[^\s<>()\"'.,;:!?]")
 _CALL = re.compile(r"\b[A-Za-z_][\w.]*\([^()\n]{0,80}\)")
-_PATH = re.compile(r"(?<![\w/])(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[\w.-]*[\w-]|\b[\w.-]+/(?=[\s.,;:)]|$)|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|xlsx?|sql|sh|go|rs|java|rb|cfg|ini|html|css|lock|env|log)\b")
+_PATH = re.compile(r"(?<![\w/])(?![\d.]+/[\d.]+\b)(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[\w.-]*[\w-]|\b[\w.-]+/(?=[\s.,;:)]|$)|\b[\w-]+\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|md|txt|csv|xlsx?|sql|sh|go|rs|java|rb|cfg|ini|html|css|lock|env|log)\b")
 _IDENT = re.compile(
     r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})\b"
 )

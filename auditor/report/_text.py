@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._model import FindingModel, QuoteModel, Report
 
-VERDICT_ORDER = ("inverted", "softened", "dropped", "needs_semantic", "kept")
+VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "needs_semantic", "kept", "grounded")
 
 
 def where(quote: QuoteModel) -> str:

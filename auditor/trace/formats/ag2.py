@@ -6,8 +6,9 @@ AG2 (``{"history": [{"content", "role", "name"}], "system_prompt": {...}, ...}``
   * every chat message is a broadcast: in a group chat everyone sees everything;
   * a ``Computer_terminal`` message is the output of running the code in the most
     recent message of another agent. It becomes a ``tool_call`` event of that agent
-    (tool ``code_execution``), visible to everyone, with the exit code and status
-    parsed from its ``exitcode: N (execution succeeded|failed)`` line;
+    (tool ``code_execution``, the code blocks of that message as ``arguments.code``),
+    visible to everyone, with the exit code and status parsed from its
+    ``exitcode: N (execution succeeded|failed)`` line;
   * event ids are ``step-<index>``, the index into ``history`` (Who&When's
     ``mistake_step`` therefore names an event id directly).
 
@@ -27,6 +28,7 @@ from .._model import Trace
 from ._registry import TraceFormat, register_format
 
 TERMINAL_NAMES = frozenset({"Computer_terminal", "computer_terminal"})
+_CODE_BLOCK = re.compile(r"```[\w+-]*\n(.*?)```", re.DOTALL)
 _EXITCODE = re.compile(r"^\s*exitcode:\s*(-?\d+)\s*\(execution (succeeded|failed)\)", re.IGNORECASE)
 _MAGENTIC_ROLE = re.compile(r"^(?P<agent>[^()]+?)\s*\((?:->\s*(?P<to>[^()]+?)|(?P<note>[a-z ]+))\)\s*$")
 _HUMAN_NAMES = frozenset({"human", "user"})
@@ -91,6 +93,7 @@ def _convert_ag2(document: Any, name_hint: str) -> Trace:
         agents[name] = {"name": name, "system_prompt": prompt if isinstance(prompt, str) else None}
     events: list[dict[str, Any]] = []
     last_author: str | None = None
+    last_text = ""
     for index, item in enumerate(history):
         if not isinstance(item, dict):
             raise ValueError(f"history[{index}] must be an object, got {type(item).__name__}")
@@ -106,12 +109,13 @@ def _convert_ag2(document: Any, name_hint: str) -> Trace:
             status = "unknown" if match is None else ("ok" if match.group(2).lower() == "succeeded" else "error")
             events.append({
                 "type": "tool_call", "id": event_id, "agent": last_author or name, "tool": "code_execution",
+                "arguments": {"code": "\n".join(_CODE_BLOCK.findall(last_text))} if _CODE_BLOCK.search(last_text) else None,
                 "result": text, "exit_code": exit_code, "status": status, "visible_to": "*",
                 "recorded_as": "chat_message",
             })
             continue
         agents.setdefault(name, {"name": name})
-        last_author = name
+        last_author, last_text = name, text
         events.append({"type": "message", "id": event_id, "sender": name, "recipients": "*", "content": text})
     trace_id = str(document.get("question_ID") or name_hint)
     return Trace.model_validate({

@@ -1,0 +1,141 @@
+"""``edge-audit.claims.v1``: is every checkable claim in the handoff grounded in what its source saw?
+
+Claims are extracted from the handoff's prose (``auditor.claims``) and grounded against the
+edge's upstream: the tool calls visible to the source and the texts it received. Statuses:
+``grounded`` passes; ``contradicted`` fails (severity ``critical``: the evidence says the
+opposite); ``invented`` fails (severity ``major``: nothing supports it), or warns if so
+configured; ``needs_semantic`` is unmeasured until an LLM grader decides it.
+
+An entry point (an edge whose source saw nothing: the first message of a pipeline, which
+carries the task) has no evidence to ground anything on; it is skipped unless
+``entry_points: check``.
+
+Per-event work (outcome parsing, number scanning, relayed results) is cached by event id,
+so a message seen by many edges is analysed once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..claims import (
+    Claim,
+    ClaimKind,
+    Evidence,
+    EvidenceText,
+    NumberMention,
+    Run,
+    ToolSemantics,
+    extract_claims,
+    ground,
+    load_tool_semantics,
+    make_run,
+    number_mentions,
+    relayed_results,
+)
+from ..edges import Edge, UpstreamItem
+from ..errors import ConfigError
+from ._finding import Finding, Quote, Status
+from ._registry import CheckContext, CheckFn, register_check
+
+NAME = "edge-audit.claims.v1"
+KINDS: tuple[ClaimKind, ...] = ("result", "execution", "action", "path", "identifier", "number", "fuzzy")
+_STATUS: dict[str, Status] = {"grounded": "pass", "contradicted": "fail", "invented": "fail",
+                              "needs_semantic": "unmeasured"}
+_SEVERITY = {"contradicted": "critical", "invented": "major", "needs_semantic": "unknown", "grounded": "none"}
+
+
+class ClaimCheck:
+    def __init__(self, semantics: ToolSemantics, kinds: frozenset[str], invented: Status,
+                 entry_points: str) -> None:
+        self.semantics = semantics
+        self.entry_points = entry_points
+        self.kinds = kinds
+        self.invented = invented
+        self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
+        self._numbers: dict[tuple[str, str, str], tuple[NumberMention, ...]] = {}
+        self._relayed: dict[tuple[str, str], tuple[Claim, ...]] = {}
+        self._runs: dict[tuple[str, str, str], Run] = {}
+
+    def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
+        key = (trace_id, item.event_id)
+        if key not in self._texts:
+            if item.kind == "tool_call" and item.tool_call is not None:
+                call = item.tool_call
+                args = call.arguments if isinstance(call.arguments, str) else (
+                    json.dumps(call.arguments, default=str) if call.arguments else "")
+                texts = [EvidenceText(call.id, "arguments", args), EvidenceText(call.id, "result", call.result or "")]
+            else:
+                field = "system_prompt" if item.kind == "system_prompt" else "content"
+                texts = [EvidenceText(item.event_id, field, item.text)]
+            self._texts[key] = tuple(t for t in texts if t.text)
+        return self._texts[key]
+
+    def evidence(self, edge: Edge) -> Evidence:
+        runs: list[Run] = []
+        texts: list[EvidenceText] = []
+        numbers: list[tuple[EvidenceText, tuple[NumberMention, ...]]] = []
+        relayed: list[tuple[EvidenceText, Claim]] = []
+        for item in edge.upstream:
+            if item.tool_call is not None:
+                run_key = (edge.trace_id, item.event_id, edge.source)
+                if run_key not in self._runs:
+                    self._runs[run_key] = make_run(item.tool_call, edge.source, self.semantics)
+                runs.append(self._runs[run_key])
+            for text in self._item_texts(edge.trace_id, item):
+                texts.append(text)
+                key = (edge.trace_id, text.event_id, text.field)
+                if key not in self._numbers:
+                    self._numbers[key] = number_mentions(text.text)
+                numbers.append((text, self._numbers[key]))
+                if item.kind == "message":
+                    if key[:2] not in self._relayed:
+                        self._relayed[key[:2]] = relayed_results(text.text)
+                    relayed.extend((text, c) for c in self._relayed[key[:2]])
+        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(numbers), tuple(relayed))
+
+    def __call__(self, edge: Edge) -> list[Finding]:
+        if not edge.upstream and self.entry_points == "skip":
+            return []
+        claims = [c for c in extract_claims(edge.message.content) if c.kind in self.kinds]
+        if not claims:
+            return []
+        evidence = self.evidence(edge)
+        findings = []
+        for claim in claims:
+            result = ground(claim, evidence)
+            status = self.invented if result.verdict == "invented" else _STATUS[result.verdict]
+            ref = result.ref
+            upstream = Quote(ref.event_id, ref.field, ref.start, ref.end, ref.text) if ref else None
+            handoff = Quote(edge.message.id, "content", claim.start, claim.end, claim.text)
+            label = claim.kind + (f" ({claim.category or claim.subkind})" if claim.category or claim.subkind else "")
+            details: dict[str, object] = {
+                "kind": claim.kind, "category": claim.category, "subkind": claim.subkind,
+                "polarity": claim.polarity, "severity": _SEVERITY[result.verdict],
+                "evidence": f"{ref.event_id}:{ref.field}" if ref else None,
+            }
+            if claim.counts:
+                details["counts"] = dict(claim.counts)
+            findings.append(Finding(NAME, edge.id, result.verdict, status, f"{label}: {result.reason}",
+                                    upstream, (handoff,), (), details))
+        return findings
+
+
+@register_check(NAME)
+def claims_v1(context: CheckContext, tools: str | None = None, kinds: list[str] | tuple[str, ...] = KINDS,
+              invented: str = "fail", entry_points: str = "skip") -> CheckFn:
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise ConfigError(f"{NAME}: unknown claim kinds {unknown}; use {', '.join(KINDS)}")
+    if invented not in ("fail", "warn"):
+        raise ConfigError(f"{NAME}: invented must be fail or warn, not {invented!r}")
+    if entry_points not in ("skip", "check"):
+        raise ConfigError(f"{NAME}: entry_points must be skip or check, not {entry_points!r}")
+    path = None
+    if tools is not None:
+        path = Path(tools)
+        if not path.is_absolute() and context.config_dir is not None:
+            path = context.config_dir / path
+    status: Status = "fail" if invented == "fail" else "warn"
+    return ClaimCheck(load_tool_semantics(path), frozenset(kinds), status, entry_points)

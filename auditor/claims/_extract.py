@@ -1,0 +1,283 @@
+"""Checkable claims in a handoff, found with regular expressions over the masked text (code
+blocks are blank there, so nothing inside a code block is a claim).
+
+Kinds:
+
+* ``result``: a test / lint / typecheck / build / CI outcome ("all tests pass", "58 passed",
+  "lint is clean", "CI passed on 9f3c2ab", "tests are NOT passing yet"), with its polarity;
+* ``execution``: how a run went ("the script ran successfully", "the code failed"), or only
+  that it ran ("the script was executed", subkind ``ran``);
+* ``action``: what the author says it did ("I ran mypy", "I updated billing/client.py");
+* ``path``, ``identifier``: code things named in prose or inline code;
+* ``number``: percentages, durations, sizes, counts, versions, commit hashes, ticket ids, URLs
+  (a bare one-digit number or a year is not a claim);
+* ``fuzzy``: what someone wants or said ("the user wants it configurable"): no code can check it.
+
+Markdown link targets (``[text](/wiki/Page)``) are references, not claims; the paths,
+identifiers and numbers of a plan ("I'll search site:example.org") or of a directive ("never
+refund above $200": the constraint pass owns those) are not claims either. A sentence that is a question, a plan or a condition ("once the tests pass", "make sure the
+build succeeds", "we should run mypy") states no result and yields no result claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from ..nlp._anchors import number_key
+from ..nlp._text import mask, split_sentences
+from ._tools import Category
+
+ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]
+Polarity = Literal["positive", "negative"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    kind: ClaimKind
+    text: str
+    start: int
+    end: int
+    sentence: tuple[int, int]
+    category: Category | None = None
+    polarity: Polarity = "positive"
+    subkind: str | None = None
+    value: str | None = None
+    unit: str | None = None
+    context: tuple[str, ...] = ()
+    counts: tuple[tuple[str, int], ...] = ()
+
+
+_SUBJECTS: dict[Category, str] = {
+    "tests": r"(?:unit |integration |e2e |regression )?(?:tests?|test suite|suite|specs?|pytest|unittest|jest|vitest)",
+    "lint": r"(?:lint(?:ing|er)?|ruff|flake8|eslint|pylint|clippy)",
+    "typecheck": r"(?:type ?checks?|type ?checking|typecheck(?:er)?|mypy|tsc|pyright|types)",
+    "build": r"(?:build|compilation|compile)",
+    "ci": r"(?:ci|pipeline|checks|github actions|workflow)",
+}
+_GOOD = r"(?:pass(?:es|ed|ing)?|green|clean|succeed(?:s|ed)?|successful(?:ly)?|ok|fine|working|work)"
+_BAD = r"(?:fail(?:s|ed|ing|ures?)?|red|broken|break(?:s|ing)?|errors?|erroring)"
+_RESULT = re.compile(
+    rf"\b(?P<subject>{'|'.join(_SUBJECTS.values())})\b(?P<gap>(?:\s+(?:is|are|was|were|has|have|had|been|now|all|"
+    rf"still|not|also|again|fully|successfully|completely|both|locally|remain|remains|on \w+|in ci))*(?:n't)?)\s+"
+    rf"(?P<outcome>{_GOOD}|{_BAD})\b",
+    re.IGNORECASE)
+_COUNTED = re.compile(r"\b(?P<n>\d[\d,]*)(?:\s*/\s*(?P<total>\d[\d,]*))?\s+(?:(?:unit |integration )?tests?\s+)?"
+                      r"(?P<outcome>passed|passing|pass|failed|failing|fail|failures?)\b", re.IGNORECASE)
+_CLEAN = re.compile(rf"\b(?:no|zero|0) (?P<subject>{_SUBJECTS['lint']}|type|{_SUBJECTS['tests']}|{_SUBJECTS['build']}) "
+                    r"(?P<outcome>errors|failures|issues|warnings)\b", re.IGNORECASE)
+_SUMMARY_JOIN = re.compile(r"\s*(?:,|;|and|,\s*and)\s*")
+_NEGATION = re.compile(r"\b(?:not|n't|never|no longer|yet to)\b", re.IGNORECASE)
+_NOT_A_RESULT = re.compile(
+    r"\b(?:if|once|until|unless|whether|when|after|before|so that|make sure|ensure|should|must|need to|needs to|"
+    r"have to|has to|want to|in order to|will|would|could|can|let's|let us|please|expect(?:ed|s)? to|try to|"
+    r"trying to|going to|plan to)\b",
+    re.IGNORECASE)
+_EXECUTION = re.compile(
+    r"\b(?P<subject>(?:the |this |my |our )?(?:code|script|query|program|command|function|notebook|job|"
+    r"migration|snippet|execution))\b(?P<gap>[^.;:!?\n]{0,25}?)\b(?P<outcome>"
+    r"(?:ran|runs|executed|executes|completed|worked|works|finished|succeeded)(?: successfully| without (?:any )?errors?"
+    r"| fine| correctly| as expected)?|failed|crashed|errored|threw|raised)\b", re.IGNORECASE)
+_ACTION = re.compile(
+    r"\b(?:I|we)(?:\s+have|\s+just|\s+also|'ve|\s+already)*\s+(?P<verb>ran|run|executed|re-ran|reran|updated|edited|"
+    r"modified|changed|created|added|wrote|written|fixed|patched|verified|checked|tested|confirmed|validated|"
+    r"deployed|installed|deleted|removed|refactored|renamed|committed|pushed|reviewed|inspected|queried|"
+    r"benchmarked|profiled|migrated)\b(?P<object>[^.;!?\n]{0,80})", re.IGNORECASE)
+_FUZZY = re.compile(
+    r"\b(?:the |our |their )?(?:user|users|client|customer|customers|stakeholders?|team|product owner|pm|"
+    r"manager|business|legal|security|requester|reporter)\b[^.;!?\n]{0,30}?\b(?:wants?|prefers?|requested|"
+    r"asked(?: for)?|needs?|expects?|likes?|said|mentioned|agreed|confirmed|decided|would like|is fine with|"
+    r"approved|cares? about|is worried)\b[^.;!?\n]*", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"(?<![\w.$€£#/-])(?P<cur>[$€£])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<unit>%|(?:percent|ms|µs|us|s|sec|secs|seconds?|"
+    r"minutes?|mins?|hours?|hrs?|days?|weeks?|gb|mb|kb|tb|gib|mib|kib|bytes|rows?|records?|items?|files?|"
+    r"lines?|tests?|requests?|users?|errors?|failures?|warnings?|tokens?|retries|attempts?|calls?|times|x|"
+    r"qps|rps|k|m|million|billion)\b))?(?![\w.,]*\d)", re.IGNORECASE)
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b")
+_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
+_TICKET = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<![\w&])#\d{2,}\b")
+_NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
+_PLAN = re.compile(r"\b(?:I'll|I will|we'll|we will|let's|let us|I'm going to|we're going to|going to|plan to|"
+                   r"I need to|we need to|please|should we|I would|we would)\b", re.IGNORECASE)
+_DIRECTIVE = re.compile(r"\b(?:must|mustn't|never|should|shouldn't|shall|do not|don't|required|always|may not|"
+                        r"cannot|can't|is not allowed|are not allowed)\b", re.IGNORECASE)
+_MONTH_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$", re.IGNORECASE)
+_NEUTRAL_RUN = re.compile(r"ran|runs|executed|executes|completed|finished", re.IGNORECASE)
+_LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_ARITHMETIC = re.compile(r"\d\s*[-+*/×=]\s*\d|[=≈]\s*\d")
+_WORD = re.compile(r"[a-z][a-z0-9_]*")
+_STOP = frozenset(["the", "a", "an", "of", "to", "in", "on", "at", "for", "is", "are", "was", "were", "be", "been", "and", "or", "with", "by", "from", "this", "that", "it", "its", "about", "around", "approx", "approximately", "roughly", "over", "under", "than", "total", "now"])
+
+
+def _context(low: str, start: int, sentence_start: int) -> tuple[str, ...]:
+    before = _WORD.findall(low[max(sentence_start, start - 40):start])
+    return tuple(w for w in before[-4:] if w not in _STOP)
+
+
+def _is_statement(masked: str, s: int, e: int, start: int, at: int) -> bool:
+    """Not a question, and no plan or condition word just before the claim."""
+    piece = masked[s:e].rstrip()
+    return not piece.endswith("?") and _NOT_A_RESULT.search(masked, max(s, start - 30), at) is None
+
+
+def extract_claims(text: str) -> list[Claim]:
+    """Every checkable claim in ``text``, in order, with character spans into ``text``."""
+    m = mask(text)
+    masked, low = m.masked, m.masked.lower()
+    claims: list[Claim] = []
+    for s, e in split_sentences(masked):
+        claims.extend(_sentence_claims(text, masked, low, s, e))
+    links = [(k.start(1), k.end(1)) for k in _LINK_TARGET.finditer(text)]
+    plans = [(s, e) for s, e in split_sentences(masked) if _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e)]
+    claims.extend(c for kind, s, e in m.spans if (c := _code_claim(text, kind, s, e)) is not None)
+    claims = [c for c in claims if c.kind == "result" or not any(a <= c.start < b for a, b in plans)]
+    claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
+    claims.sort(key=lambda c: (c.start, c.kind))
+    results = [(c.start, c.end) for c in claims if c.kind == "result"]
+    return [c for c in claims if c.kind != "number" or not any(a <= c.start < b for a, b in results)]
+
+
+def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
+    raw = text[s:e]
+    inner = raw.strip("`")
+    if _NOT_CODE.fullmatch(inner):
+        return None
+    sentence = (s, e)
+    if kind == "url" or inner.startswith(("http://", "https://")):
+        return Claim("number", raw, s, e, sentence, subkind="url", value=inner)
+    if kind == "path" or ("/" in inner and " " not in inner and not inner.endswith(")")):
+        return Claim("path", raw, s, e, sentence, value=inner.strip("./") if inner.startswith("./") else inner)
+    name = inner.split("(")[0].strip()
+    return Claim("identifier", raw, s, e, sentence, value=name or inner)
+
+
+def _sentence_claims(text: str, masked: str, low: str, s: int, e: int) -> list[Claim]:
+    out: list[Claim] = []
+    sentence = (s, e)
+    results: list[tuple[int, int]] = []
+    for pattern in (_COUNTED, _CLEAN, _RESULT):
+        for r in pattern.finditer(masked, s, e):
+            if any(a <= r.start() < b for a, b in results) or not _is_statement(masked, s, e, r.start(), r.start("outcome")):
+                continue
+            claim = _result_claim(text, low, r, sentence)
+            if claim is not None and out and claim.counts and out[-1].counts and \
+                    _SUMMARY_JOIN.fullmatch(masked, out[-1].end, claim.start):
+                claim = _merge(text, out.pop(), claim)
+            if claim is not None:
+                results.append((r.start(), r.end()))
+                out.append(claim)
+    for r in _EXECUTION.finditer(masked, s, e):
+        if any(a <= r.start() < b or r.start() <= a < r.end() for a, b in results):
+            continue
+        if _is_statement(masked, s, e, r.start(), r.start("outcome")):
+            bad = r.group("outcome").lower() in ("failed", "crashed", "errored", "threw", "raised")
+            negated = _NEGATION.search(r.group("gap") or "") is not None
+            polarity: Polarity = "negative" if bad != negated else "positive"
+            neutral = _NEUTRAL_RUN.fullmatch(r.group("outcome")) is not None and not negated
+            out.append(Claim("execution", text[r.start():r.end()], r.start(), r.end(), sentence, category="execution",
+                             polarity=polarity, subkind="ran" if neutral else "outcome"))
+    for r in _ACTION.finditer(masked, s, e):
+        verb = r.group("verb").lower()
+        obj = text[r.start("object"):r.end("object")].strip()
+        if _NEGATION.match(obj):
+            continue
+        out.append(Claim("action", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence, subkind=verb,
+                         value=obj))
+    for r in _FUZZY.finditer(masked, s, e):
+        out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
+    out.extend(_number_claims(text, masked, low, s, e))
+    return out
+
+
+def _result_claim(text: str, low: str, r: re.Match[str], sentence: tuple[int, int]) -> Claim | None:
+    groups = r.groupdict()
+    word = groups["outcome"].lower()
+    if r.re is _CLEAN:
+        subject = groups["subject"].lower()
+        category = "typecheck" if subject == "type" else _category(subject)
+        if category is None:
+            return None
+        return Claim("result", text[r.start():r.end()], r.start(), r.end(), sentence, category=category, polarity="positive")
+    if r.re is _COUNTED:
+        bad = word.startswith("fail")
+        n = int(groups["n"].replace(",", ""))
+        total = int(groups["total"].replace(",", "")) if groups.get("total") else None
+        short = not bad and total is not None and n < total
+        polarity: Polarity = "negative" if (bad and n > 0) or short else "positive"
+        counts = [("failed" if bad else "passed", n)] + ([("total", total)] if total is not None else [])
+        return Claim("result", text[r.start():r.end()], r.start(), r.end(), sentence, category="tests",
+                     polarity=polarity, counts=tuple(counts))
+    category = _category(groups["subject"].lower())
+    if category is None:
+        return None
+    bad = re.fullmatch(_BAD, word) is not None
+    gap = groups.get("gap") or ""
+    negated = _NEGATION.search(gap) is not None or _NEGATION.search(low, sentence[0], r.start()) is not None
+    if re.fullmatch(r"errors?", word) and re.search(r"\bno\b|\bzero\b|\b0\b", gap + low[sentence[0]:r.start()]):
+        negated = True
+    polarity = "negative" if bad != negated else "positive"
+    return Claim("result", text[r.start():r.end()], r.start(), r.end(), sentence, category=category, polarity=polarity)
+
+
+def _merge(text: str, a: Claim, b: Claim) -> Claim:
+    """One summary from adjacent counts ("3 failed, 41 passed")."""
+    polarity: Polarity = "negative" if "negative" in (a.polarity, b.polarity) else "positive"
+    return Claim("result", text[a.start:b.end], a.start, b.end, a.sentence, category="tests", polarity=polarity,
+                 counts=a.counts + b.counts)
+
+
+def _category(subject: str) -> Category | None:
+    for category, pattern in _SUBJECTS.items():
+        if re.fullmatch(pattern, subject, re.IGNORECASE):
+            return category
+    return None
+
+
+def _number_claims(text: str, masked: str, low: str, s: int, e: int) -> list[Claim]:
+    out: list[Claim] = []
+    sentence = (s, e)
+    if _ARITHMETIC.search(masked, s, e) or _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e):
+        return out
+    taken: list[tuple[int, int]] = []
+    for pattern, subkind in ((_VERSION, "version"), (_TICKET, "ticket"), (_HASH, "hash")):
+        for r in pattern.finditer(masked, s, e):
+            taken.append((r.start(), r.end()))
+            raw = text[r.start():r.end()]
+            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind,
+                             value=raw.lstrip("vV") if subkind == "version" else raw))
+    for r in _NUMBER.finditer(masked, s, e):
+        if any(a <= r.start() < b for a, b in taken):
+            continue
+        unit = (r.group("unit") or "").lower() or None
+        raw = r.group("num")
+        value = number_key(raw)
+        if unit is None and r.group("cur") is None and (len(value.replace(".", "")) < 2 or _YEAR.fullmatch(raw)):
+            continue
+        if unit is None and (_is_list_marker(masked, r.start(), r.end())
+                             or _MONTH_DAY.search(masked, max(s, r.start() - 12), r.start())):
+            continue
+        subkind = _number_subkind(unit, r.group("cur"))
+        out.append(Claim("number", text[r.start():r.end()], r.start(), r.end(), sentence, subkind=subkind, value=value,
+                         unit=unit or r.group("cur"), context=_context(low, r.start(), s)))
+    return out
+
+
+def _is_list_marker(masked: str, start: int, end: int) -> bool:
+    return masked[end:end + 1] in (".", ")") and (start == 0 or masked[start - 1] == "\n")
+
+
+def _number_subkind(unit: str | None, currency: str | None) -> str:
+    if currency:
+        return "money"
+    if unit in ("%", "percent"):
+        return "percent"
+    if unit in ("ms", "µs", "us", "s", "sec", "secs") or (unit or "").startswith(("second", "minute", "min", "hour",
+                                                                                     "hr", "day", "week")):
+        return "duration"
+    if unit in ("gb", "mb", "kb", "tb", "gib", "mib", "kib", "bytes"):
+        return "size"
+    if unit is None or unit in ("k", "m", "million", "billion", "x"):
+        return "quantity"
+    return "count"
