@@ -109,6 +109,8 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         skipped_messages=dict(skipped_total), input_errors=len(errors),
         deterministic_by_status=dict(Counter(f.status for f in findings)),
         deterministic_by_verdict=dict(Counter(f.verdict for f in findings)),
+        deterministic_by_check={name: dict(Counter(f.verdict for f in findings if f.check == name))
+                                for name in dict.fromkeys(f.check for f in findings)},
         failed_edges=sum(1 for e in edges if e.status == "fail"), exit_code=exit_code,
     )
     return Report(

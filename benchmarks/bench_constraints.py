@@ -1,5 +1,6 @@
-"""Benchmark the constraint pass: edges/s and words/s, the ratio against a naive baseline,
-peak RSS and the time of `edge-audit --help`. Prints its figures; asserts nothing.
+"""Benchmark the deterministic passes: constraint-pass edges/s and words/s, its ratio against a
+naive baseline, the claim pass's own throughput and how much slower it makes the deterministic
+pass, peak RSS and the time of `edge-audit --help`. Prints its figures; asserts nothing.
 
     python benchmarks/bench_constraints.py [--whowhen PATH] [--synthetic-edges 10000] [--naive-traces 15]
 
@@ -24,8 +25,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from labelled_cases import load_cases, run_case  # noqa: E402
 
-from auditor import audit  # noqa: E402
+from auditor import AuditConfig, audit  # noqa: E402
 from auditor.checks import CheckContext, make_check  # noqa: E402
+from auditor.config import CheckConfig  # noqa: E402
 from auditor.nlp import TextAnalyzer  # noqa: E402
 from auditor.trace import load_paths  # noqa: E402
 
@@ -38,9 +40,14 @@ def _words(paths: list[Path]) -> int:
     return total
 
 
-def _timed(paths: list[Path], analyzer: TextAnalyzer) -> tuple[float, int, list[tuple[str, str]]]:
+CONSTRAINTS_ONLY = AuditConfig(checks=[c for c in AuditConfig().checks if c.name == "edge-audit.constraints.v1"])
+CLAIMS_ONLY = AuditConfig(checks=[CheckConfig(name="edge-audit.claims.v1")])
+
+
+def _timed(paths: list[Path], analyzer: TextAnalyzer | None,
+           config: AuditConfig = CONSTRAINTS_ONLY) -> tuple[float, int, list[tuple[str, str]]]:
     start = time.perf_counter()
-    report = audit(paths, analyzer=analyzer)
+    report = audit(paths, config, analyzer=analyzer)
     elapsed = time.perf_counter() - start
     return elapsed, report.summary.edges, [(f.edge_id, f.verdict) for f in report.deterministic.findings]
 
@@ -66,6 +73,15 @@ def _synthetic(folder: Path, edges: int, seed: int = 7) -> Path:
             out.write(json.dumps({"schema": "edge-audit.trace.v1", "trace_id": f"syn-{t}",
                                   "agents": [{"name": "user", "kind": "human"}], "events": events}) + "\n")
     return path
+
+
+def _claims(paths: list[Path], label: str) -> None:
+    """Claim pass alone, and the slowdown it adds to the constraint pass (target: at most 1.5x)."""
+    tc, edges, _ = _timed(paths, None, CLAIMS_ONLY)
+    t1, _, _ = _timed(paths, TextAnalyzer(), CONSTRAINTS_ONLY)
+    t2, _, _ = _timed(paths, TextAnalyzer(), AuditConfig())
+    print(f"{label} claims pass: {edges / tc:.0f} edges/s alone; constraints {t1:.2f}s, constraints+claims "
+          f"{t2:.2f}s: {t2 / t1:.2f}x")
 
 
 def _help_time() -> float:
@@ -98,6 +114,7 @@ def main() -> None:
         words = _words(files)
         print(f"who&when: {len(files)} traces, {edges} edges, {words} words in {t:.2f}s: "
               f"{edges / t:.0f} edges/s, {words / t:.0f} words/s")
+        _claims(files, "who&when")
         sample = files[: args.naive_traces]
         tf, e1, v1 = _timed(sample, TextAnalyzer())
         tn, _, v2 = _timed(sample, TextAnalyzer(disable=(), fast=False, cache=False))
@@ -108,6 +125,7 @@ def main() -> None:
         words = _words([path])
         t, edges, _ = _timed([path], TextAnalyzer())
         print(f"synthetic: {edges} edges, {words} words in {t:.2f}s: {edges / t:.0f} edges/s, {words / t:.0f} words/s")
+        _claims([path], "synthetic")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS: {rss:.0f} MiB")
     print(f"`edge-audit --help`: {_help_time():.3f}s (best of 5)")

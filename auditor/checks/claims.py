@@ -32,7 +32,6 @@ from ..claims import (
     load_tool_semantics,
     make_run,
     number_mentions,
-    relayed_results,
 )
 from ..edges import Edge, UpstreamItem
 from ..errors import ConfigError
@@ -55,7 +54,7 @@ class ClaimCheck:
         self.invented = invented
         self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
         self._numbers: dict[tuple[str, str, str], tuple[NumberMention, ...]] = {}
-        self._relayed: dict[tuple[str, str], tuple[Claim, ...]] = {}
+        self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
         self._runs: dict[tuple[str, str, str], Run] = {}
 
     def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
@@ -90,15 +89,22 @@ class ClaimCheck:
                     self._numbers[key] = number_mentions(text.text)
                 numbers.append((text, self._numbers[key]))
                 if item.kind == "message":
-                    if key[:2] not in self._relayed:
-                        self._relayed[key[:2]] = relayed_results(text.text)
-                    relayed.extend((text, c) for c in self._relayed[key[:2]])
+                    relayed.extend((text, c) for c in self._message_claims(edge.trace_id, item.event_id, text.text)
+                                   if c.kind in ("result", "execution"))
         return Evidence(edge.source, tuple(runs), tuple(texts), tuple(numbers), tuple(relayed))
+
+    def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
+        """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""
+        key = (trace_id, event_id)
+        if key not in self._claims:
+            self._claims[key] = tuple(extract_claims(text))
+        return self._claims[key]
 
     def __call__(self, edge: Edge) -> list[Finding]:
         if not edge.upstream and self.entry_points == "skip":
             return []
-        claims = [c for c in extract_claims(edge.message.content) if c.kind in self.kinds]
+        claims = [c for c in self._message_claims(edge.trace_id, edge.message.id, edge.message.content)
+                  if c.kind in self.kinds]
         if not claims:
             return []
         evidence = self.evidence(edge)

@@ -12,12 +12,11 @@ from ._ground import (
     ground,
     make_run,
     number_mentions,
-    relayed_results,
 )
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
 
 __all__ = [
     "DEFAULT_TOOLS_FILE", "Category", "Claim", "ClaimKind", "Evidence", "EvidenceText", "Grounding",
     "NumberMention", "Outcome", "Ref", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
-    "load_tool_semantics", "make_run", "number_mentions", "outcome", "relayed_results",
+    "load_tool_semantics", "make_run", "number_mentions", "outcome",
 ]

@@ -127,10 +127,13 @@ def extract_claims(text: str) -> list[Claim]:
     m = mask(text)
     masked, low = m.masked, m.masked.lower()
     claims: list[Claim] = []
-    for s, e in split_sentences(masked):
-        claims.extend(_sentence_claims(text, masked, low, s, e))
+    active = frozenset(p for p in (_COUNTED, _CLEAN, _RESULT, _EXECUTION, _ACTION, _FUZZY) if p.search(masked))
+    digits = any(ch.isdigit() for ch in masked)
+    spans = split_sentences(masked)
+    plans = [(s, e) for s, e in spans if _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e)]
+    for s, e in spans:
+        claims.extend(_sentence_claims(text, masked, low, s, e, active, digits and (s, e) not in plans))
     links = [(k.start(1), k.end(1)) for k in _LINK_TARGET.finditer(text)]
-    plans = [(s, e) for s, e in split_sentences(masked) if _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e)]
     claims.extend(c for kind, s, e in m.spans if (c := _code_claim(text, kind, s, e)) is not None)
     claims = [c for c in claims if c.kind == "result" or not any(a <= c.start < b for a, b in plans)]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
@@ -153,12 +156,15 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     return Claim("identifier", raw, s, e, sentence, value=name or inner)
 
 
-def _sentence_claims(text: str, masked: str, low: str, s: int, e: int) -> list[Claim]:
+def _sentence_claims(text: str, masked: str, low: str, s: int, e: int, active: frozenset[re.Pattern[str]],
+                     digits: bool) -> list[Claim]:
+    """The claims of one sentence; ``active`` are the patterns that match somewhere in the text;
+    ``digits`` is false when the sentence cannot hold a number claim (no digit, or a plan or directive)."""
     out: list[Claim] = []
     sentence = (s, e)
     results: list[tuple[int, int]] = []
     for pattern in (_COUNTED, _CLEAN, _RESULT):
-        for r in pattern.finditer(masked, s, e):
+        for r in (pattern.finditer(masked, s, e) if pattern in active else ()):
             if any(a <= r.start() < b for a, b in results) or not _is_statement(masked, s, e, r.start(), r.start("outcome")):
                 continue
             claim = _result_claim(text, low, r, sentence)
@@ -168,7 +174,7 @@ def _sentence_claims(text: str, masked: str, low: str, s: int, e: int) -> list[C
             if claim is not None:
                 results.append((r.start(), r.end()))
                 out.append(claim)
-    for r in _EXECUTION.finditer(masked, s, e):
+    for r in (_EXECUTION.finditer(masked, s, e) if _EXECUTION in active else ()):
         if any(a <= r.start() < b or r.start() <= a < r.end() for a, b in results):
             continue
         if _is_statement(masked, s, e, r.start(), r.start("outcome")):
@@ -178,16 +184,17 @@ def _sentence_claims(text: str, masked: str, low: str, s: int, e: int) -> list[C
             neutral = _NEUTRAL_RUN.fullmatch(r.group("outcome")) is not None and not negated
             out.append(Claim("execution", text[r.start():r.end()], r.start(), r.end(), sentence, category="execution",
                              polarity=polarity, subkind="ran" if neutral else "outcome"))
-    for r in _ACTION.finditer(masked, s, e):
+    for r in (_ACTION.finditer(masked, s, e) if _ACTION in active else ()):
         verb = r.group("verb").lower()
         obj = text[r.start("object"):r.end("object")].strip()
         if _NEGATION.match(obj):
             continue
         out.append(Claim("action", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence, subkind=verb,
                          value=obj))
-    for r in _FUZZY.finditer(masked, s, e):
+    for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
-    out.extend(_number_claims(text, masked, low, s, e))
+    if digits:
+        out.extend(_number_claims(text, masked, low, s, e))
     return out
 
 
@@ -238,7 +245,7 @@ def _category(subject: str) -> Category | None:
 def _number_claims(text: str, masked: str, low: str, s: int, e: int) -> list[Claim]:
     out: list[Claim] = []
     sentence = (s, e)
-    if _ARITHMETIC.search(masked, s, e) or _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e):
+    if _ARITHMETIC.search(masked, s, e):
         return out
     taken: list[tuple[int, int]] = []
     for pattern, subkind in ((_VERSION, "version"), (_TICKET, "ticket"), (_HASH, "hash")):

@@ -20,7 +20,7 @@ from typing import Literal
 
 from ..nlp._anchors import number_key
 from ..trace import ToolCall
-from ._extract import _NUMBER, Claim, extract_claims
+from ._extract import _NUMBER, Claim
 from ._tools import Category, Outcome, ToolSemantics, outcome
 
 Verdict = Literal["grounded", "contradicted", "invented", "needs_semantic"]
@@ -89,10 +89,6 @@ def number_mentions(text: str) -> tuple[NumberMention, ...]:
         out.append(NumberMention(number_key(m.group("num")), _unit_family(m.group("unit")), frozenset(before),
                                  m.start(), m.end()))
     return tuple(out)
-
-
-def relayed_results(text: str) -> tuple[Claim, ...]:
-    return tuple(c for c in extract_claims(text) if c.kind in ("result", "execution"))
 
 
 _DURATION_MS = {"ms": 1.0, "µs": 0.001, "us": 0.001, "s": 1000.0, "sec": 1000.0, "secs": 1000.0, "second": 1000.0,

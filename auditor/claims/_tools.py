@@ -60,14 +60,15 @@ class ToolSemantics(BaseModel):
         return out
 
     def command_text(self, call: ToolCall) -> str:
+        """The command a call ran: its ``command_fields``, or a generic tool's plain-string
+        arguments. Other arguments (a search query that mentions "pytest") are not commands."""
         args = call.arguments
         if isinstance(args, str):
-            return args
+            return args if call.tool.lower() in {t.lower() for t in self.generic_tools} else ""
         if not args:
             return ""
-        picked = [args[f] for f in self.command_fields if f in args]
-        values = picked or [args]
-        return " ".join(v if isinstance(v, str) else json.dumps(v, default=str) for v in values)
+        return " ".join(v if isinstance(v, str) else json.dumps(v, default=str)
+                        for v in (args[f] for f in self.command_fields if f in args))
 
     def categories_of(self, call: ToolCall) -> frozenset[Category]:
         tool = call.tool.lower()

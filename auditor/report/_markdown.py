@@ -20,9 +20,10 @@ def to_markdown(report: Report) -> str:
         f"{s.traces} traces, {s.edges} edges, {s.failed_edges} failing edges, {s.input_errors} unreadable inputs "
         f"(exit code {s.exit_code}).",
         "",
-        "| verdict | findings |",
-        "|---|---|",
-        *[f"| {verdict} | {count} |" for verdict, count in sorted(s.deterministic_by_verdict.items())],
+        "| check | verdict | findings |",
+        "|---|---|---|",
+        *[f"| {check} | {verdict} | {count} |" for check, counts in s.deterministic_by_check.items()
+          for verdict, count in sorted(counts.items())],
         "",
         "## Deterministic findings",
         "",

@@ -89,6 +89,8 @@ class Summary(_Model):
     input_errors: int
     deterministic_by_status: dict[str, int]
     deterministic_by_verdict: dict[str, int]
+    deterministic_by_check: dict[str, dict[str, int]] = Field(
+        default_factory=dict, description="Verdict counts per check (verdict names overlap across checks).")
     failed_edges: int
     exit_code: int
 

@@ -36,7 +36,9 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
     for error in report.input_errors:
         place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
         console.print(f"[bold red]unreadable[/] {place}: {error.reason}", highlight=False)
-    verdicts = ", ".join(f"{k} {v}" for k, v in sorted(s.deterministic_by_verdict.items())) or "no findings"
+    verdicts = "; ".join(
+        f"{check.removeprefix('edge-audit.')}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        for check, counts in s.deterministic_by_check.items()) or "no findings"
     console.print(
         f"\n{s.traces} traces, {s.edges} edges ({sum(s.skipped_messages.values())} messages skipped), "
         f"{s.failed_edges} failing edges; {verdicts}; {s.input_errors} unreadable inputs. "

@@ -33,7 +33,8 @@ def findings_by_edge(report: Report) -> dict[str, list[FindingModel]]:
     grouped: dict[str, list[FindingModel]] = {}
     for finding in report.deterministic.findings:
         grouped.setdefault(finding.edge_id, []).append(finding)
-    return grouped
+    rank = {verdict: i for i, verdict in enumerate(VERDICT_ORDER)}
+    return {edge: sorted(found, key=lambda f: rank.get(f.verdict, len(rank))) for edge, found in grouped.items()}
 
 
 def counts_cell(counts: dict[str, int]) -> str:
