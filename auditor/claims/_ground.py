@@ -206,8 +206,7 @@ def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
     concrete = [w for w in words if any(ch in w for ch in "./_") or w in _TOOL_WORDS]
     for run in reversed(own):
         haystack = " ".join([run.call.tool, _command(run.call)]).lower()
-        named = {c for c in run.categories}
-        if any(w in haystack for w in concrete) or any(_TOOL_WORDS.get(w) in named for w in words):
+        if any(w in haystack for w in concrete) or any(_TOOL_WORDS.get(w) in run.categories for w in words):
             return Grounding("grounded", f"{evidence.source}'s own call {run.call.id} ({run.call.tool}) matches",
                              _run_ref(run))
         if verb in _RUN_VERBS and not concrete and (not words or set(words) & _GENERIC_OBJECTS):
