@@ -53,6 +53,18 @@ class UpstreamItem:
 
 
 @dataclass(frozen=True)
+class Quote:
+    """A span of one field of one event: ``field`` is ``content``, ``system_prompt`` or a
+    structured path such as ``structured.constraints[0]``."""
+
+    event_id: str
+    field: str
+    start: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
 class KeyedText:
     """One text field of one event, under a key that names it for the whole run
     (``<trace>/<event>/<field>``), so that analyses can be cached per text."""

@@ -6,20 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..edges import Quote
+
 Status = Literal["pass", "fail", "warn", "unmeasured"]
 STATUSES: tuple[Status, ...] = ("pass", "fail", "warn", "unmeasured")
-
-
-@dataclass(frozen=True)
-class Quote:
-    """A span of one field of one event: ``field`` is ``content``, ``system_prompt`` or a
-    structured path such as ``structured.constraints[0]``."""
-
-    event_id: str
-    field: str
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,9 @@ from ..claims import (
     make_run,
     number_mentions,
 )
-from ..edges import Edge, UpstreamItem
+from ..edges import Edge, Quote, UpstreamItem
 from ..errors import ConfigError
-from ._finding import Finding, Quote, Status
+from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
@@ -55,7 +55,7 @@ class ClaimCheck:
         self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
         self._numbers: dict[tuple[str, str, str], tuple[NumberMention, ...]] = {}
         self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
-        self._runs: dict[tuple[str, str, str], Run] = {}
+        self._runs: dict[tuple[str, str], Run] = {}
 
     def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
         key = (trace_id, item.event_id)
@@ -78,9 +78,9 @@ class ClaimCheck:
         relayed: list[tuple[EvidenceText, Claim]] = []
         for item in edge.upstream:
             if item.tool_call is not None:
-                run_key = (edge.trace_id, item.event_id, edge.source)
+                run_key = (edge.trace_id, item.event_id)
                 if run_key not in self._runs:
-                    self._runs[run_key] = make_run(item.tool_call, edge.source, self.semantics)
+                    self._runs[run_key] = make_run(item.tool_call, self.semantics)
                 runs.append(self._runs[run_key])
             for text in self._item_texts(edge.trace_id, item):
                 texts.append(text)
@@ -113,7 +113,6 @@ class ClaimCheck:
             result = ground(claim, evidence)
             status = self.invented if result.verdict == "invented" else _STATUS[result.verdict]
             ref = result.ref
-            upstream = Quote(ref.event_id, ref.field, ref.start, ref.end, ref.text) if ref else None
             handoff = Quote(edge.message.id, "content", claim.start, claim.end, claim.text)
             label = claim.kind + (f" ({claim.category or claim.subkind})" if claim.category or claim.subkind else "")
             details: dict[str, object] = {
@@ -124,7 +123,7 @@ class ClaimCheck:
             if claim.counts:
                 details["counts"] = dict(claim.counts)
             findings.append(Finding(NAME, edge.id, result.verdict, status, f"{label}: {result.reason}",
-                                    upstream, (handoff,), (), details))
+                                    ref, (handoff,), (), details))
         return findings
 
 

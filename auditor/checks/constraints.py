@@ -22,13 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..edges import Edge, KeyedText, event_texts
+from ..edges import Edge, KeyedText, Quote, event_texts
 from ..errors import ConfigError
 from ..nlp import Directive, Haystack, Relation, Sentence, Strength, TextAnalyzer, verb_relation
 from ..nlp._anchors import numbers_in
 from ..nlp._lexicon import LIGHT_VERBS
 from ..nlp._text import squash, verb_forms, words
-from ._finding import Finding, Quote, Status
+from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"

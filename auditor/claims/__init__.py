@@ -6,7 +6,6 @@ from ._ground import (
     EvidenceText,
     Grounding,
     NumberMention,
-    Ref,
     Run,
     Verdict,
     ground,
@@ -17,6 +16,6 @@ from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_t
 
 __all__ = [
     "DEFAULT_TOOLS_FILE", "Category", "Claim", "ClaimKind", "Evidence", "EvidenceText", "Grounding",
-    "NumberMention", "Outcome", "Ref", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
+    "NumberMention", "Outcome", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
     "load_tool_semantics", "make_run", "number_mentions", "outcome",
 ]

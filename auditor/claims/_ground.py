@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from ..edges import Quote
 from ..nlp._anchors import number_key
 from ..trace import ToolCall
 from ._extract import _NUMBER, Claim
@@ -38,25 +39,13 @@ class Run:
     call: ToolCall
     categories: frozenset[Category]
     outcome: Outcome
-    own: bool
-
-
-@dataclass(frozen=True)
-class Ref:
-    """Where the deciding evidence is: a span of one field of one event."""
-
-    event_id: str
-    field: str
-    start: int
-    end: int
-    text: str
 
 
 @dataclass(frozen=True)
 class Grounding:
     verdict: Verdict
     reason: str
-    ref: Ref | None = None
+    ref: Quote | None = None
 
 
 @dataclass(frozen=True)
@@ -77,8 +66,8 @@ class Evidence:
     relayed: tuple[tuple[EvidenceText, Claim], ...]
 
 
-def make_run(call: ToolCall, source: str, semantics: ToolSemantics) -> Run:
-    return Run(call, semantics.categories_of(call), outcome(call), call.agent == source)
+def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:
+    return Run(call, semantics.categories_of(call), outcome(call))
 
 
 def number_mentions(text: str) -> tuple[NumberMention, ...]:
@@ -106,21 +95,21 @@ def _unit_family(unit: str | None) -> str | None:
     return unit.rstrip("s") or unit
 
 
-def _ref(text: EvidenceText, start: int, end: int) -> Ref:
+def _ref(text: EvidenceText, start: int, end: int) -> Quote:
     line_start = text.text.rfind("\n", 0, start) + 1
     line_end = text.text.find("\n", end)
     line_end = len(text.text) if line_end == -1 else line_end
     if line_end - line_start > 240:
         line_start, line_end = max(line_start, start - 100), min(line_end, end + 100)
-    return Ref(text.event_id, text.field, line_start, line_end, text.text[line_start:line_end].strip())
+    return Quote(text.event_id, text.field, line_start, line_end, text.text[line_start:line_end].strip())
 
 
-def _run_ref(run: Run) -> Ref:
+def _run_ref(run: Run) -> Quote:
     result = run.call.result or ""
     if run.outcome.line is not None:
         return _ref(EvidenceText(run.call.id, "result", result), *run.outcome.line)
     if run.call.exit_code is not None:
-        return Ref(run.call.id, "exit_code", 0, 0, f"exit code {run.call.exit_code}")
+        return Quote(run.call.id, "exit_code", 0, 0, f"exit code {run.call.exit_code}")
     return _ref(EvidenceText(run.call.id, "result", result), 0, min(len(result), 120))
 
 
@@ -196,7 +185,7 @@ _STOP = frozenset(["the", "a", "an", "and", "or", "of", "to", "in", "on", "for",
 
 
 def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
-    own = [r for r in evidence.runs if r.own]
+    own = [r for r in evidence.runs if r.call.agent == evidence.source]
     verb = claim.subkind or ""
     if not own:
         return Grounding("invented", f"'{verb}' is a claim about {evidence.source}'s own action, and "
