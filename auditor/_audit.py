@@ -12,6 +12,7 @@ from .checks import CheckContext, Finding, Prepares, make_check
 from .config import AuditConfig
 from .edges import build_edges
 from .errors import TraceError
+from .graders import GraderSpec, Job, SemanticFinding, SemanticRunner, grader_specs, make_runner
 from .nlp import TextAnalyzer
 from .report import (
     EdgeModel,
@@ -19,10 +20,14 @@ from .report import (
     InputErrorModel,
     QuoteModel,
     Report,
+    RubricRefModel,
     Section,
+    SemanticFindingModel,
+    SemanticSection,
     SkippedModel,
     Summary,
     TraceModel,
+    UsageModel,
 )
 from .trace import Limits, load_paths
 
@@ -37,12 +42,14 @@ Progress = Callable[[int, int], None]
 PREPARE_CHUNK = 64
 
 
-def _finding_model(finding: Finding) -> FindingModel:
-    def quote(q: object) -> QuoteModel:
-        return QuoteModel.model_validate(asdict(q))  # type: ignore[call-overload]
+def _quote(q: object) -> QuoteModel:
+    return QuoteModel.model_validate(asdict(q))  # type: ignore[call-overload]
 
+
+def _finding_model(finding_id: str, finding: Finding) -> FindingModel:
+    quote = _quote
     return FindingModel(
-        check=finding.check, edge_id=finding.edge_id, verdict=finding.verdict, status=finding.status,
+        id=finding_id, check=finding.check, edge_id=finding.edge_id, verdict=finding.verdict, status=finding.status,
         summary=finding.summary, upstream=quote(finding.upstream) if finding.upstream else None,
         handoff=[quote(q) for q in finding.handoff], mentions=[quote(q) for q in finding.mentions],
         details=dict(finding.details),
@@ -57,10 +64,22 @@ def _edge_status(findings: list[Finding], fail_on: set[str]) -> str:
     return "no_findings"
 
 
+def _semantic_model(f: SemanticFinding) -> SemanticFindingModel:
+    return SemanticFindingModel(
+        grader=f.grader, edge_id=f.edge_id, finding_id=f.finding_id, verdict=f.verdict, status=f.status,
+        reason=f.reason, rubric=RubricRefModel(id=f.rubric.id, version=f.rubric.version, hash=f.rubric.hash),
+        model=f.model, source=f.source, quote=_quote(f.quote) if f.quote else None, quote_verified=f.quote_verified,
+        grader_quote=f.grader_quote, unmeasured_reason=f.unmeasured_reason, details=dict(f.details),
+    )
+
+
 def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, format: str | None = None,
-          analyzer: TextAnalyzer | None = None, progress: Progress | None = None) -> Report:
-    """Load every trace under ``paths``, build its edges, run the configured checks, and
-    return the report. Unreadable traces are listed in ``input_errors``; the rest are audited."""
+          analyzer: TextAnalyzer | None = None, progress: Progress | None = None,
+          semantic_progress: Progress | None = None, cassettes_used: set[str] | None = None) -> Report:
+    """Load every trace under ``paths``, build its edges, run the configured checks, then the
+    semantic graders on what the checks left undecided, and return the report. Unreadable
+    traces are listed in ``input_errors``; the rest are audited. ``cassettes_used``, when
+    given, receives the path of every cassette the run read or wrote."""
     config = config or AuditConfig()
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars)
     loaded = load_paths(paths, format=format, limits=limits)
@@ -68,10 +87,13 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     context = CheckContext(analyzer=analyzer, config_dir=config.base_dir)
     checks = [make_check(c.name, context, c.options) for c in config.checks]
     fail_on = set(config.gate.fail_on)
+    specs = grader_specs(config)
+    runner = make_runner(config) if specs else None
+    jobs: list[tuple[GraderSpec, Job]] = []
 
     traces: list[TraceModel] = []
     edges: list[EdgeModel] = []
-    findings: list[Finding] = []
+    findings: list[tuple[str, Finding]] = []
     skipped_total: Counter[str] = Counter()
     source_messages = 0
     edge_sets = [build_edges(item.trace) for item in loaded.traces]
@@ -91,7 +113,12 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         ))
         for edge in edge_set.edges:
             edge_findings = [f for check in checks for f in check(edge)]
-            findings.extend(edge_findings)
+            numbered = [(f"{edge.id}#{n}", f) for n, f in enumerate(edge_findings, start=1)]
+            findings.extend(numbered)
+            for spec in specs:
+                selected = [(fid, f) for fid, f in numbered if spec.grader.selects(f)]
+                if selected:
+                    jobs.append((spec, spec.grader.job(edge, selected)))
             edges.append(EdgeModel(
                 id=edge.id, trace_id=edge.trace_id, path=item.path, source=edge.source,
                 destination=edge.destination, event_id=edge.message.id,
@@ -101,25 +128,51 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         if progress is not None:
             progress(done, len(loaded.traces))
 
+    semantic = runner.run(jobs, semantic_progress) if runner is not None else []
+    if runner is not None and runner.cassettes is not None and cassettes_used is not None:
+        cassettes_used.update(str(p) for p in runner.cassettes.used)
     errors = [_input_error(e) for e in loaded.errors]
-    failing = [f for f in findings if f.status in fail_on]
+    failing = [f for _, f in findings if f.status in fail_on]
+    if config.gate.semantic:
+        failing += [f for f in semantic if f.status == "fail"]  # type: ignore[misc]
     exit_code = EXIT_INPUT if errors else EXIT_FAILURES if failing else EXIT_OK
     summary = Summary(
         files=loaded.files, traces=len(loaded.traces), edges=len(edges), source_messages=source_messages,
         skipped_messages=dict(skipped_total), input_errors=len(errors),
-        deterministic_by_status=dict(Counter(f.status for f in findings)),
-        deterministic_by_verdict=dict(Counter(f.verdict for f in findings)),
-        deterministic_by_check={name: dict(Counter(f.verdict for f in findings if f.check == name))
-                                for name in dict.fromkeys(f.check for f in findings)},
+        deterministic_by_status=dict(Counter(f.status for _, f in findings)),
+        deterministic_by_verdict=dict(Counter(f.verdict for _, f in findings)),
+        deterministic_by_check={name: dict(Counter(f.verdict for _, f in findings if f.check == name))
+                                for name in dict.fromkeys(f.check for _, f in findings)},
+        semantic_by_status=dict(Counter(f.status for f in semantic)),
+        semantic_by_verdict=dict(Counter(f.verdict for f in semantic)),
         failed_edges=sum(1 for e in edges if e.status == "fail"), exit_code=exit_code,
     )
     return Report(
         tool_version=__version__, checks=[c.name for c in config.checks], nlp_pipeline=config.nlp.pipeline,
         summary=summary, traces=traces, edges=edges, input_errors=errors,
-        deterministic=Section(ran=True, findings=[_finding_model(f) for f in findings]),
-        semantic=Section(ran=False, note="no semantic graders are configured; needs_semantic findings are "
-                                         "unmeasured"),
+        deterministic=Section(ran=True, findings=[_finding_model(fid, f) for fid, f in findings]),
+        semantic=_semantic_section(config, runner, semantic),
     )
+
+
+def _semantic_section(config: AuditConfig, runner: SemanticRunner | None,
+                      semantic: list[SemanticFinding]) -> SemanticSection:
+    mode = config.semantic.mode
+    if runner is None:
+        return SemanticSection(ran=False, mode=mode, note="no semantic graders are configured")
+    acc = runner.accounting
+    usage = {source: UsageModel(calls=acc.calls[source], prompt_tokens=u.prompt_tokens,
+                                completion_tokens=u.completion_tokens, cost_usd=u.cost_usd)
+             for source, u in acc.usage.items()}
+    if mode == "off":
+        note = f"semantic grading is off: {len(semantic)} items are unmeasured (use --llm live|record|replay)"
+    else:
+        by_source = Counter(f.source for f in semantic)
+        note = (f"{len(semantic)} items graded by {config.semantic.model} ({mode}): "
+                + ", ".join(f"{k} {v}" for k, v in sorted(by_source.items())))
+    return SemanticSection(ran=mode != "off", mode=mode, model=config.semantic.model if mode != "off" else None,
+                           note=note, findings=[_semantic_model(f) for f in semantic], usage=usage,
+                           errors=dict(acc.errors))
 
 
 def _input_error(error: TraceError) -> InputErrorModel:

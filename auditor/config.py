@@ -1,9 +1,10 @@
 """Audit configuration: which checks run (by versioned registry name), the NLP pipeline,
-input limits and the exit-code gate. Defaults live here; ``config/edge-audit.yaml`` is
+input limits, the exit-code gate and the semantic graders. Defaults live here; ``config/edge-audit.yaml`` is
 the same defaults written out for users to copy and edit."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,8 +42,56 @@ def _fail_only() -> list[GateStatus]:
 
 class GateConfig(_Strict):
     fail_on: list[GateStatus] = Field(
-        default_factory=_fail_only, description="Finding statuses that make `run` exit 1."
+        default_factory=_fail_only, description="Deterministic finding statuses that make `run` exit 1."
     )
+    semantic: bool = Field(default=False, description="Also exit 1 on semantic findings with status fail "
+                                                      "(`--fail-on semantic`).")
+
+
+LlmMode = Literal["off", "live", "record", "replay"]
+
+
+class GraderConfig(_Strict):
+    name: str = Field(description="Versioned grader registry name, e.g. edge-audit.constraint-grader.v1")
+    rubric: str = Field(description="Rubric file stem under rubrics_dir, e.g. constraint_grader.v1")
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+def _default_graders() -> list[GraderConfig]:
+    return [
+        GraderConfig(name="edge-audit.constraint-grader.v1", rubric="constraint_grader.v1",
+                     options={"max_handoff_chars": 6000, "context_chars": 240}),
+        GraderConfig(name="edge-audit.claim-grader.v1", rubric="claim_grader.v1",
+                     options={"max_block_chars": 2000, "max_evidence_chars": 12000}),
+    ]
+
+
+class SemanticConfig(_Strict):
+    """The LLM graders. Relative paths in a config file resolve against its folder."""
+
+    mode: LlmMode = Field(default="off", description="off | live | record | replay (`--llm`)")
+    model: str = Field(default="openai/gpt-4o-mini", description="A LiteLLM model string, or mock/<responder>")
+    api_base: str | None = Field(default=None, description="An OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1")
+    api_key_env: str | None = Field(default=None, description="Name of the environment variable holding the API "
+                                    "key (never the key itself); default: LiteLLM's per-provider variables")
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=1024, gt=0)
+    structured_mode: Literal["tools", "json"] = Field(default="tools", description="instructor mode")
+    max_retries: int = Field(default=2, ge=0, description="Re-asks when the output does not validate")
+    rate_limit_retries: int = Field(default=3, ge=0)
+    backoff_seconds: float = Field(default=2.0, ge=0.0, description="First wait after a rate limit; doubles")
+    timeout: float = Field(default=60.0, gt=0.0, description="Seconds per request")
+    concurrency: int = Field(default=4, ge=1, description="Requests in flight at once")
+    cache: bool = Field(default=True, description="Use the disk cache in live and record modes")
+    cache_dir: str | None = Field(default=None, description="Default: $XDG_CACHE_HOME/edge-audit/llm")
+    cassettes_dir: str = Field(default="cassettes", description="Default: ./cassettes (the working directory)")
+    rubrics_dir: str | None = Field(default=None, description="Default: the rubrics/ folder of this project")
+    prompts_dir: str | None = Field(default=None, description="Default: the prompts/ folder of this project")
+    max_cost: float | None = Field(default=None, gt=0.0, description="USD; once spent, no new calls are made")
+    input_cost_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens, "
+                                              "for models LiteLLM has no price for")
+    output_cost_per_mtok: float | None = Field(default=None, ge=0.0)
+    graders: list[GraderConfig] = Field(default_factory=_default_graders)
 
 
 def _default_checks() -> list[CheckConfig]:
@@ -62,8 +111,31 @@ class AuditConfig(_Strict):
     nlp: NlpConfig = Field(default_factory=NlpConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     gate: GateConfig = Field(default_factory=GateConfig)
+    semantic: SemanticConfig = Field(default_factory=SemanticConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")
+
+
+#: Environment variables that override the config file (command-line flags override both).
+SEMANTIC_ENV = {"EDGE_AUDIT_LLM": "mode", "EDGE_AUDIT_MODEL": "model", "EDGE_AUDIT_API_BASE": "api_base"}
+
+
+def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Mapping[str, Any],
+                   fail_on: Sequence[str] | None = None) -> AuditConfig:
+    """``config`` with semantic settings from the environment, then from ``semantic`` (flags;
+    None values are left out), and the gate from ``fail_on`` (statuses, and ``semantic``)."""
+    changes = {field: environ[var] for var, field in SEMANTIC_ENV.items() if environ.get(var)}
+    changes.update({k: v for k, v in semantic.items() if v is not None})
+    try:
+        updated = SemanticConfig.model_validate({**config.semantic.model_dump(), **changes})
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise ConfigError(f"semantic.{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    gate = config.gate
+    if fail_on:
+        statuses = [s for s in fail_on if s != "semantic"]
+        gate = GateConfig(fail_on=statuses or list(gate.fail_on), semantic="semantic" in fail_on)
+    return config.model_copy(update={"semantic": updated, "gate": gate})
 
 
 def load_config(path: str | Path | None) -> AuditConfig:

@@ -9,7 +9,11 @@
     │       ├── TraceFormatError       no known format matches (or --format does not)
     │       └── TraceValidationError   parsed, but fails the format's schema
     └── RuntimeFailure            the tool or its environment failed, not the input
-        └── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
+        ├── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
+        └── GraderError           a semantic grader call failed (timeout, rate limit, malformed
+            │                     output, cassette miss, provider error); the item is reported
+            │                     as unmeasured with this reason, never as a pass
+            └── LiveRequestRefused   a live model request in a process that refuses them (tests)
 
 Every ``TraceError`` names the file and, where known, the line and the JSON path.
 """
@@ -70,3 +74,20 @@ class RuntimeFailure(EdgeAuditError):
 
 class NlpUnavailableError(RuntimeFailure):
     """The configured spaCy pipeline cannot be loaded."""
+
+
+class GraderError(RuntimeFailure):
+    """One grader call failed. ``kind`` is one of ``timeout``, ``rate_limit``, ``malformed``,
+    ``cassette_miss``, ``provider`` or ``refused``."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        super().__init__(f"{kind}: {reason}")
+
+
+class LiveRequestRefused(GraderError):
+    """A live model request was attempted while live requests are refused."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("refused", reason)

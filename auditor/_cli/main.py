@@ -9,9 +9,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
+
 EXIT_CODES = """exit codes:
   0  every edge passed (nothing was lost)
-  1  deterministic failures were found (statuses listed in gate.fail_on)
+  1  deterministic failures were found (statuses listed in gate.fail_on), or semantic
+     failures with --fail-on semantic
   2  usage or configuration error
   3  some inputs were unreadable (they are listed; the rest were still audited)
   4  runtime failure (e.g. the spaCy pipeline is not installed)"""
@@ -39,11 +42,28 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     run.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
                      help="progress bar on stderr (auto: when stderr is a terminal)")
+    run.add_argument("--fail-on", action="append", choices=("fail", "warn", "unmeasured", "semantic"),
+                     help="statuses that make the run exit 1 (repeatable; default: gate.fail_on). "
+                          "'semantic' also gates on semantic findings with status fail")
+    llm = run.add_argument_group("semantic graders (env: EDGE_AUDIT_LLM, EDGE_AUDIT_MODEL, EDGE_AUDIT_API_BASE)")
+    llm.add_argument("--llm", choices=("off", "live", "record", "replay"),
+                     help="off: report semantic items as unmeasured (default); live: call the model; record: call "
+                          "it and write cassettes; replay: answer only from cassettes (offline, for CI)")
+    llm.add_argument("--model", help="LiteLLM model string, e.g. openai/gpt-4o-mini")
+    llm.add_argument("--api-base", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8765/v1")
+    llm.add_argument("--temperature", type=float)
+    llm.add_argument("--concurrency", type=int, help="requests in flight at once")
+    llm.add_argument("--timeout", type=float, help="seconds per request")
+    llm.add_argument("--cassettes", metavar="DIR", help="cassette folder (default: ./cassettes)")
+    llm.add_argument("--cache-dir", metavar="DIR", help="disk cache folder (default: user cache dir)")
+    llm.add_argument("--no-cache", action="store_true", help="neither read nor write the disk cache")
+    llm.add_argument("--max-cost", type=float, metavar="USD", help="stop new calls once this much is spent")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config"))
     commands.add_parser("formats", help="list the trace formats")
-    commands.add_parser("checks", help="list the registered checks")
+    commands.add_parser("checks", help="list the registered checks and graders")
+    add_semantic_commands(commands)
     return parser
 
 
@@ -63,9 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             for fmt in all_formats():
                 print(f"{fmt.name:14} {fmt.registry_name:36} {fmt.description}")
             return 0
+        if args.command in ("rubrics", "cassettes"):
+            return run_semantic_command(args)
         from ..checks import registered_checks
+        from ..graders import registered_graders
 
-        print("\n".join(registered_checks()))
+        print("\n".join(registered_checks() + registered_graders()))
         return 0
     except UserError as err:
         print(f"edge-audit: error: {err}", file=sys.stderr)
@@ -90,21 +113,26 @@ def _schema(what: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    import os
+
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .._audit import audit
-    from ..config import load_config
+    from ..config import load_config, with_overrides
     from ..report import print_terminal, to_json, to_junit, to_markdown
 
-    config = load_config(args.config)
+    config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on)
     err_console = Console(stderr=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
-    with Progress(TextColumn("auditing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=not show) as bar:
         task = bar.add_task("traces", total=None)
+        graded = bar.add_task("grading", total=None, visible=False)
         report = audit(args.paths, config, format=args.format,
-                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+                       progress=lambda done, total: bar.update(task, completed=done, total=total),
+                       semantic_progress=lambda done, total: bar.update(graded, completed=done, total=total,
+                                                                        visible=True))
     outputs = {args.json: to_json, args.markdown: to_markdown}
     for path, render in outputs.items():
         if path:

@@ -9,10 +9,14 @@ from ._model import (
     InputErrorModel,
     QuoteModel,
     Report,
+    RubricRefModel,
     Section,
+    SemanticFindingModel,
+    SemanticSection,
     SkippedModel,
     Summary,
     TraceModel,
+    UsageModel,
 )
 from ._terminal import print_terminal
 
@@ -22,6 +26,6 @@ def to_json(report: Report) -> str:
 
 
 __all__ = [
-    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "InputErrorModel", "QuoteModel", "Report", "Section",
-    "SkippedModel", "Summary", "TraceModel", "print_terminal", "to_json", "to_junit", "to_markdown",
+    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "InputErrorModel", "QuoteModel", "Report", "RubricRefModel",
+    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "to_json", "to_junit", "to_markdown",
 ]

@@ -1,7 +1,7 @@
 """The report: a pydantic model with a published JSON Schema (``edge-audit schema report``).
 
-Deterministic and semantic findings are separate sections; the semantic one exists (and
-says it did not run) even while no semantic grader is configured.
+Deterministic and semantic findings are separate sections. A semantic finding points at the
+deterministic finding it grades by id and never changes it.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class QuoteModel(_Model):
 
 
 class FindingModel(_Model):
+    id: str = Field(description="<edge id>#<n>: stable while the checks and the trace are unchanged")
     check: str = Field(description="Versioned registry name of the check")
     edge_id: str
     verdict: str
@@ -80,6 +81,49 @@ class Section(_Model):
     findings: list[FindingModel] = Field(default_factory=list)
 
 
+class RubricRefModel(_Model):
+    id: str
+    version: int
+    hash: str | None = Field(description="Content hash of the rubric, its prompt and the grader's output "
+                                         "schema; None when the rubric was not loaded (--llm off)")
+
+
+class SemanticFindingModel(_Model):
+    grader: str = Field(description="Versioned grader registry name")
+    edge_id: str
+    finding_id: str = Field(description="The deterministic finding this grades (it is never changed)")
+    verdict: str = Field(description="The grader's verdict; unverified when its quote failed verification; "
+                                     "unmeasured when no model answer exists")
+    status: StatusName
+    reason: str
+    rubric: RubricRefModel
+    model: str
+    source: Literal["live", "cache", "cassette", "none"] = Field(description="Where the answer came from")
+    quote: QuoteModel | None = Field(description="The verified span of the evidence the grader quoted")
+    quote_verified: bool | None = Field(description="None when the verdict needs no quote and none was given")
+    grader_quote: str | None = Field(description="The grader's quote as it gave it, kept for review")
+    unmeasured_reason: Literal["llm_off", "cassette_miss", "grader_error", "budget_exhausted", "unverified"] | None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class UsageModel(_Model):
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None = Field(description="None when the model's price is unknown")
+
+
+class SemanticSection(_Model):
+    ran: bool
+    mode: Literal["off", "live", "record", "replay"]
+    model: str | None = None
+    note: str = ""
+    findings: list[SemanticFindingModel] = Field(default_factory=list)
+    usage: dict[str, UsageModel] = Field(default_factory=dict, description="Per source: live (spent by this "
+                                         "run), cache and cassette (recorded usage, not spent again)")
+    errors: dict[str, int] = Field(default_factory=dict, description="Failed calls per kind")
+
+
 class Summary(_Model):
     files: int
     traces: int
@@ -91,6 +135,8 @@ class Summary(_Model):
     deterministic_by_verdict: dict[str, int]
     deterministic_by_check: dict[str, dict[str, int]] = Field(
         default_factory=dict, description="Verdict counts per check (verdict names overlap across checks).")
+    semantic_by_status: dict[str, int] = Field(default_factory=dict)
+    semantic_by_verdict: dict[str, int] = Field(default_factory=dict)
     failed_edges: int
     exit_code: int
 
@@ -105,4 +151,4 @@ class Report(_Model):
     edges: list[EdgeModel]
     input_errors: list[InputErrorModel]
     deterministic: Section
-    semantic: Section
+    semantic: SemanticSection

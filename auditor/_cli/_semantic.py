@@ -1,0 +1,94 @@
+"""The semantic commands: ``rubrics`` (list, check and update the lock) and ``cassettes
+unused``, plus the ``run`` flags that override the semantic config."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def add_semantic_commands(commands: Any) -> None:
+    rubrics = commands.add_parser("rubrics", help="list rubrics with versions and hashes; check or update the lock")
+    rubrics.add_argument("--config", help="YAML config naming rubrics_dir / prompts_dir")
+    action = rubrics.add_mutually_exclusive_group()
+    action.add_argument("--check-lock", action="store_true",
+                        help="exit 1 when a rubric or prompt changed without a version bump, or is not locked")
+    action.add_argument("--update-lock", action="store_true",
+                        help="lock rubrics not locked yet (a changed, locked rubric is refused: bump its version)")
+
+    cassettes = commands.add_parser("cassettes", help="cassette maintenance")
+    sub = cassettes.add_subparsers(dest="cassettes_command", required=True, metavar="ACTION")
+    unused = sub.add_parser("unused", help="replay PATHS offline and list cassettes no audit of them used")
+    unused.add_argument("paths", nargs="+", help="the traces whose cassettes are kept (examples, test fixtures)")
+    unused.add_argument("--config", help="YAML config (model, graders, rubrics) the cassettes were recorded with")
+    unused.add_argument("--cassettes", metavar="DIR", help="cassette folder (default: ./cassettes)")
+    unused.add_argument("--delete", action="store_true", help="delete the unused cassettes")
+
+
+def semantic_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {"mode": args.llm, "model": args.model, "api_base": args.api_base, "temperature": args.temperature,
+            "concurrency": args.concurrency, "timeout": args.timeout, "cassettes_dir": args.cassettes,
+            "cache_dir": args.cache_dir, "cache": False if args.no_cache else None, "max_cost": args.max_cost}
+
+
+def run_semantic_command(args: argparse.Namespace) -> int:
+    from ..config import load_config
+
+    config = load_config(args.config)
+    if args.command == "rubrics":
+        return _rubrics(config, args.check_lock, args.update_lock)
+    return _unused_cassettes(config, args)
+
+
+def _rubrics(config: Any, check: bool, update: bool) -> int:
+    from ..graders import (
+        load_rubric,
+        lock_problems,
+        make_grader,
+        read_lock,
+        rubric_dirs,
+        rubric_names,
+        write_lock,
+    )
+
+    rubrics_dir, prompts_dir = rubric_dirs(config)
+    graders = {g.rubric: make_grader(g.name, g.options) for g in config.semantic.graders}
+    schemas = {name.rsplit(".v", 1)[0]: g.output.model_json_schema() for name, g in graders.items()}
+    rubrics = []
+    for name in rubric_names(rubrics_dir):
+        rid = name.rsplit(".v", 1)[0]
+        if rid not in schemas:
+            print(f"{name}: no configured grader uses rubric id {rid!r}; skipped")
+            continue
+        rubrics.append(load_rubric(name, rubrics_dir, prompts_dir, schemas[rid]))
+    if update:
+        print(f"wrote {write_lock(rubrics_dir, rubrics)}")
+        return 0
+    lock = read_lock(rubrics_dir)
+    for r in rubrics:
+        state = "locked" if lock.get(r.name) == r.hash else "CHANGED" if r.name in lock else "unlocked"
+        used = " (in use)" if r.name in graders else ""
+        print(f"{r.name:28} {r.spec.grader:36} {r.hash}  {state}{used}")
+    problems = lock_problems(rubrics, lock)
+    if check and problems:
+        for problem in problems:
+            print(f"edge-audit: lock: {problem}")
+        return 1
+    return 0
+
+
+def _unused_cassettes(config: Any, args: argparse.Namespace) -> int:
+    from .._audit import audit
+    from ..config import with_overrides
+    from ..graders import Cassettes, cassettes_dir
+
+    config = with_overrides(config, {}, {"mode": "replay", "cassettes_dir": args.cassettes})
+    used: set[str] = set()
+    audit(args.paths, config, cassettes_used=used)
+    unused = [p for p in Cassettes(cassettes_dir(config)).all_files() if str(p) not in used]
+    for path in unused:
+        print(path)
+        if args.delete:
+            path.unlink()
+    print(f"{len(unused)} unused cassettes" + (" deleted" if args.delete and unused else ""))
+    return 1 if unused and not args.delete else 0

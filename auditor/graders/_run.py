@@ -1,0 +1,163 @@
+"""Running grader jobs: modes, cache, cassettes, budget and concurrency, failing closed.
+
+Modes:
+
+* ``off``: no call; every item is ``unmeasured`` (``llm_off``).
+* ``live``: the cache, then the model.
+* ``record``: as live, and every answer is also written as a cassette.
+* ``replay``: cassettes only; a miss is ``unmeasured`` (``cassette_miss``).
+
+Every failure (timeout, rate limit after its retries, output that does not validate after its
+retries, provider error, cassette miss, spent budget) makes the job's items ``unmeasured`` with
+the reason. Nothing becomes a pass by failing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import ValidationError
+
+from ..errors import GraderError
+from ._grader import Grader, Judged
+from ._providers import ModelSettings, Request, provider_for
+from ._rubric import Rubric
+from ._store import Cache, Cassettes, KeyParts, Stored
+from ._types import Job, RubricRef, SemanticFinding, Source, UnmeasuredReason, Usage
+
+Mode = Literal["off", "live", "record", "replay"]
+MODES: tuple[Mode, ...] = ("off", "live", "record", "replay")
+
+
+@dataclass(frozen=True)
+class GraderSpec:
+    """A grader with its rubric. In ``off`` mode the rubric is not loaded (``rubric`` is None)
+    and findings name it without a hash: nothing was graded with it."""
+
+    grader: Grader
+    rubric_name: str
+    rubric: Rubric | None
+
+    @property
+    def ref(self) -> RubricRef:
+        if self.rubric is None:
+            rid, _, version = self.rubric_name.rpartition(".v")
+            return RubricRef(rid, int(version) if version.isdigit() else 0, None)
+        return RubricRef(self.rubric.id, self.rubric.version, self.rubric.hash)
+
+
+@dataclass
+class Accounting:
+    """Calls and usage per source. ``live`` usage is what this run spent."""
+
+    calls: Counter[str] = field(default_factory=Counter)
+    usage: dict[str, Usage] = field(default_factory=dict)
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def add(self, source: str, usage: Usage) -> None:
+        self.calls[source] += 1
+        self.usage[source] = self.usage.get(source, Usage()) + usage
+
+
+class SemanticRunner:
+    def __init__(self, mode: Mode, settings: ModelSettings, *, cache: Cache | None = None,
+                 cassettes: Cassettes | None = None, max_cost: float | None = None, concurrency: int = 4) -> None:
+        self.mode = mode
+        self.settings = settings
+        self.cache = cache
+        self.cassettes = cassettes
+        self.max_cost = max_cost
+        self.concurrency = max(1, concurrency)
+        self.accounting = Accounting()
+        self._spent = 0.0
+        self._lock = threading.Lock()
+        self._provider = None if mode == "off" else provider_for(settings.model, cassettes, replay=mode == "replay")
+
+    def parts(self, spec: GraderSpec, job: Job) -> KeyParts:
+        assert spec.rubric is not None
+        return KeyParts(job.grader, spec.rubric.id, spec.rubric.version, spec.rubric.hash, self.settings.model,
+                        self.settings.sampling(), job.inputs)
+
+    def run(self, jobs: Sequence[tuple[GraderSpec, Job]],
+            progress: Callable[[int, int], None] | None = None) -> list[SemanticFinding]:
+        results: list[list[SemanticFinding]] = [[] for _ in jobs]
+        done = 0
+
+        def one(index: int) -> None:
+            nonlocal done
+            spec, job = jobs[index]
+            results[index] = self._grade(spec, job)
+            with self._lock:
+                done += 1
+                if progress is not None:
+                    progress(done, len(jobs))
+
+        if self.mode in ("live", "record") and self.concurrency > 1 and len(jobs) > 1:
+            with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+                list(pool.map(one, range(len(jobs))))
+        else:
+            for index in range(len(jobs)):
+                one(index)
+        return [f for chunk in results for f in chunk]
+
+    def _grade(self, spec: GraderSpec, job: Job) -> list[SemanticFinding]:
+        if self._provider is None or spec.rubric is None:
+            return self._unmeasured(spec, job, "llm_off", "semantic grading is off (--llm off)")
+        parts = self.parts(spec, job)
+        output = None
+        stored: Stored | None = None
+        source: Source = "cassette" if self.mode == "replay" else "live"
+        if self.cache is not None and self.mode != "replay":
+            stored = self.cache.get(parts)
+            if stored is not None:
+                try:
+                    output = spec.grader.output_for(job).model_validate(stored.output)
+                    source = "cache"
+                    self._account("cache", stored.usage)
+                except ValidationError:
+                    output, stored = None, None
+        if output is None:
+            if self.mode != "replay" and not self._within_budget():
+                return self._unmeasured(spec, job, "budget_exhausted",
+                                        f"--max-cost {self.max_cost} USD was spent before this call")
+            messages = spec.rubric.render(job.inputs) if self.mode != "replay" else []
+            try:
+                output, usage = self._provider.complete(Request(job, messages, spec.grader.output_for(job), self.settings,
+                                                                parts))
+            except GraderError as err:
+                with self._lock:
+                    self.accounting.errors[err.kind] += 1
+                reason: UnmeasuredReason = "cassette_miss" if err.kind == "cassette_miss" else "grader_error"
+                return self._unmeasured(spec, job, reason, f"{err.kind}: {err.reason}")
+            self._account(source, usage)
+            stored = Stored(output.model_dump(mode="json"), usage)
+            if self.cache is not None and self.mode != "replay":
+                self.cache.put(parts, stored)
+        if self.mode == "record" and self.cassettes is not None and stored is not None:
+            self.cassettes.put(parts, stored, [i.finding_id for i in job.items])
+        return [self._finding(spec, job, j, source) for j in spec.grader.judge(job, output)]
+
+    def _within_budget(self) -> bool:
+        with self._lock:
+            return self.max_cost is None or self._spent < self.max_cost
+
+    def _account(self, source: str, usage: Usage) -> None:
+        with self._lock:
+            self.accounting.add(source, usage)
+            if source == "live":
+                self._spent += usage.cost_usd or 0.0
+
+    def _finding(self, spec: GraderSpec, job: Job, j: Judged, source: Source) -> SemanticFinding:
+        details = {"grader_verdict_problem": j.problem} if j.problem else {}
+        return SemanticFinding(job.grader, job.edge_id, j.item.finding_id, j.verdict, j.status, j.reason, spec.ref,
+                               self.settings.model, source, j.quote, j.quote_verified, j.grader_quote,
+                               j.unmeasured_reason, details)
+
+    def _unmeasured(self, spec: GraderSpec, job: Job, reason: UnmeasuredReason, why: str) -> list[SemanticFinding]:
+        return [SemanticFinding(job.grader, job.edge_id, item.finding_id, "unmeasured", "unmeasured", why, spec.ref,
+                                self.settings.model, "none", unmeasured_reason=reason) for item in job.items]
