@@ -42,3 +42,14 @@ def analyzer() -> TextAnalyzer:
 @pytest.fixture(scope="session")
 def constraint_check(analyzer: TextAnalyzer) -> CheckFn:
     return make_check("edge-audit.constraints.v1", CheckContext(analyzer), {})
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _refuse_live_model_requests() -> Iterator[None]:
+    """No test reaches a model provider: the live provider refuses, in every test. Mock and
+    replay models are unaffected; the local-server integration test lifts this itself."""
+    from auditor.graders import allow_live_requests
+
+    allow_live_requests(False)
+    yield
+    allow_live_requests(True)

@@ -138,7 +138,8 @@ def _run(args: argparse.Namespace) -> int:
         if path:
             Path(path).write_text(render(report), encoding="utf-8")
     if args.junit:
-        Path(args.junit).write_text(to_junit(report, tuple(config.gate.fail_on)), encoding="utf-8")
+        Path(args.junit).write_text(to_junit(report, tuple(config.gate.fail_on), config.gate.semantic),
+                                    encoding="utf-8")
     console = Console()
     if args.quiet:
         s = report.summary

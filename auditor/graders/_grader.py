@@ -111,15 +111,20 @@ def judge_items(job: Job, judgements: Sequence[Any], *, status_of: Mapping[str, 
                               unmeasured_reason="grader_error"))
             continue
         quote_text = str(j.quote)
-        if j.verdict not in needs_quote and is_none(quote_text):
-            out.append(Judged(item, j.verdict, status_of[j.verdict], j.reason, None, None, None))
-            continue
-        blocks = blocks_for(j)
-        check = verify_quote(quote_text, blocks, item.text) if blocks is not None else None
-        if check is not None and check.verified:
-            out.append(Judged(item, j.verdict, status_of[j.verdict], j.reason, check.quote, True, quote_text))
-            continue
-        problem = check.problem if check is not None else "the quote names no evidence block shown to the grader"
+        check = None
+        if is_none(quote_text):
+            if j.verdict not in needs_quote:
+                out.append(Judged(item, j.verdict, status_of[j.verdict], j.reason, None, None, None))
+                continue
+            problem = "no quote given"
+        elif (blocks := blocks_for(j)) is None:
+            problem = "the quote names no evidence block shown to the grader"
+        else:
+            check = verify_quote(quote_text, blocks, item.text)
+            if check.verified:
+                out.append(Judged(item, j.verdict, status_of[j.verdict], j.reason, check.quote, True, quote_text))
+                continue
+            problem = check.problem or "not verified"
         out.append(Judged(item, "unverified", "unmeasured", j.reason, check.quote if check else None, False,
                           quote_text, "unverified", f"grader said {j.verdict!r}; {problem}"))
     return out

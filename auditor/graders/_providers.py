@@ -7,6 +7,7 @@
   answers a job with an output dict, raw text (which may be malformed), or a failure
   (``"timeout"``, ``"rate_limit"``). The answer still goes through LiteLLM (its
   ``mock_response``) and instructor, so parsing, retries and error mapping are the live ones.
+  Its token usage is LiteLLM's tokenizer estimate of the prompt and the answer.
 * ``replay``: answers only from cassettes, by request key; a miss is a ``cassette_miss``
   failure. It never calls a model.
 
@@ -218,7 +219,11 @@ class MockProvider:
         text = answer if isinstance(answer, str) else json.dumps(answer)
         if settings.mode == "json" or isinstance(answer, str):
             return _structured_call(messages, output, local, mock_response=text)
-        reply = {"model": model, "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        litellm = _litellm()
+        prompt_tokens = int(litellm.token_counter(model="gpt-4o-mini", messages=messages))
+        completion_tokens = int(litellm.token_counter(model="gpt-4o-mini", text=text))
+        reply = {"model": model, "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                                           "total_tokens": prompt_tokens + completion_tokens},
                  "choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
                      "role": "assistant", "content": None,
                      "tool_calls": [{"id": "call_mock", "type": "function",

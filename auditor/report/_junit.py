@@ -6,10 +6,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ._model import Report
-from ._text import finding_lines, findings_by_edge
+from ._text import finding_lines, findings_by_edge, semantic_line
 
 
-def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",)) -> str:
+def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate: bool = False) -> str:
+    """``semantic_gate``: semantic findings with status fail are JUnit failures (else they are
+    reported as passing cases with their verdict in system-out, so CI shows them without
+    failing on them)."""
     root = ET.Element("testsuites", name="edge-audit")
     grouped = findings_by_edge(report)
     suites: dict[str, ET.Element] = {}
@@ -35,6 +38,20 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",)) -> str:
                 ET.SubElement(case, "skipped", message="unmeasured: needs the semantic grader")
             elif findings:
                 ET.SubElement(case, "system-out").text = "\n".join(f"[{f.verdict}] {f.summary}" for f in findings)
+    if report.semantic.findings:
+        suite = ET.SubElement(root, "testsuite", name="edge-audit.semantic")
+        for f in report.semantic.findings:
+            case = ET.SubElement(suite, "testcase", classname=f"semantic.{f.grader}", name=f.finding_id)
+            totals["tests"] += 1
+            text = semantic_line(f)
+            if f.status == "fail" and semantic_gate:
+                totals["failures"] += 1
+                ET.SubElement(case, "failure", message=f"{f.verdict}: {f.reason}"[:500], type="edge-audit.semantic").text = text
+            elif f.status == "unmeasured":
+                totals["skipped"] += 1
+                ET.SubElement(case, "skipped", message=f"unmeasured: {f.unmeasured_reason}")
+            else:
+                ET.SubElement(case, "system-out").text = text
     for error in report.input_errors:
         suite = ET.SubElement(root, "testsuite", name=error.path, file=error.path)
         case = ET.SubElement(suite, "testcase", classname="edge-audit.input", name=f"load {error.path}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge
+from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, usage_line
 
 _MAX_EDGES = 50
 
@@ -45,7 +45,16 @@ def to_markdown(report: Report) -> str:
                     continue
                 out.append(f"- **{finding.verdict}** ({finding.check}): {_cell(finding.summary)}")
                 out += [f"  - {_cell(line)}" for line in finding_lines(finding)]
-    out += ["", "## Semantic findings", "", report.semantic.note or f"{len(report.semantic.findings)} findings."]
+    semantic = report.semantic
+    out += ["", "## Semantic findings", "",
+            f"Mode `{semantic.mode}`. {semantic.note}. These never change a deterministic verdict."]
+    if semantic.ran:
+        out += ["", f"Usage: {usage_line(semantic)}."]
+    if semantic.findings:
+        out += ["", "| verdict | count |", "|---|---|"]
+        out += [f"| {v} | {n} |" for v, n in sorted(s.semantic_by_verdict.items())]
+        out.append("")
+        out += [f"- {_cell(semantic_line(f))}" for f in semantic.findings[:_MAX_EDGES * 4]]
     if report.input_errors:
         out += ["", "## Unreadable inputs", ""]
         out += [f"- `{e.path}{':' + str(e.line) if e.line else ''}`"

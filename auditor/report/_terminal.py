@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge
+from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, usage_line
 
 _STYLE = {"fail": "bold red", "warn": "yellow", "unmeasured": "cyan", "pass": "green", "no_findings": "dim"}
 
@@ -33,6 +33,15 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
                 console.print(f"  [red]{finding.verdict}[/] {finding.summary}", highlight=False, markup=True)
                 for line in finding_lines(finding):
                     console.print(f"    {line}", highlight=False, markup=False)
+    semantic = report.semantic
+    if semantic.findings:
+        console.print(f"\n[bold]Semantic[/] ({semantic.mode}; reported apart, never changes a verdict above): "
+                      f"{semantic.note}", highlight=False)
+        shown_semantic = [f for f in semantic.findings if f.status != "pass" or all_edges]
+        for graded in shown_semantic[:max_rows]:
+            console.print(f"  {semantic_line(graded)}", highlight=False, markup=False)
+        if semantic.ran:
+            console.print(f"  usage: {usage_line(semantic)}", highlight=False, markup=False)
     for error in report.input_errors:
         place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
         console.print(f"[bold red]unreadable[/] {place}: {error.reason}", highlight=False)
@@ -42,6 +51,8 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
     console.print(
         f"\n{s.traces} traces, {s.edges} edges ({sum(s.skipped_messages.values())} messages skipped), "
         f"{s.failed_edges} failing edges; {verdicts}; {s.input_errors} unreadable inputs. "
-        f"Semantic: {'ran' if report.semantic.ran else 'not run'}. Exit code {s.exit_code}.",
+        f"Semantic ({report.semantic.mode}): "
+        + (", ".join(f"{k} {v}" for k, v in sorted(s.semantic_by_verdict.items())) or "nothing to grade")
+        + f". Exit code {s.exit_code}.",
         highlight=False,
     )

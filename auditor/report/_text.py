@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._model import FindingModel, QuoteModel, Report
+from ._model import FindingModel, QuoteModel, Report, SemanticFindingModel, SemanticSection
 
 VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "needs_semantic", "kept", "grounded")
 
@@ -39,3 +39,26 @@ def findings_by_edge(report: Report) -> dict[str, list[FindingModel]]:
 
 def counts_cell(counts: dict[str, int]) -> str:
     return " ".join(f"{v}:{counts[v]}" for v in VERDICT_ORDER if counts.get(v)) or "-"
+
+
+def semantic_line(f: SemanticFindingModel) -> str:
+    """One semantic finding: verdict, what it grades, provenance, and the quote or the reason."""
+    rubric = f"{f.rubric.id}.v{f.rubric.version}" + (f"@{f.rubric.hash}" if f.rubric.hash else "")
+    head = f"{f.verdict} ({f.status}) on {f.finding_id} by {f.grader.removeprefix('edge-audit.')} [{rubric}, {f.source}]"
+    if f.quote is not None and f.quote_verified:
+        return f"{head}: verified quote {where(f.quote)}: {one_line(f.quote.text, 160)}"
+    if f.unmeasured_reason:
+        why = f.details.get("grader_verdict_problem") or f.reason
+        return f"{head}: {f.unmeasured_reason}: {one_line(str(why), 200)}"
+    return f"{head}: {one_line(f.reason, 200)}"
+
+
+def usage_line(section: SemanticSection) -> str:
+    if not section.usage:
+        return "no model calls"
+    parts = []
+    for source, u in sorted(section.usage.items()):
+        cost = f", ${u.cost_usd:.4f}" if u.cost_usd is not None else ""
+        parts.append(f"{source}: {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens{cost}")
+    errors = ", ".join(f"{k} {v}" for k, v in sorted(section.errors.items()))
+    return "; ".join(parts) + (f"; failed calls: {errors}" if errors else "")
