@@ -84,7 +84,7 @@ class SemanticConfig(_Strict):
     concurrency: int = Field(default=4, ge=1, description="Requests in flight at once")
     cache: bool = Field(default=True, description="Use the disk cache in live and record modes")
     cache_dir: str | None = Field(default=None, description="Default: $XDG_CACHE_HOME/edge-audit/llm")
-    cassettes_dir: str = Field(default="cassettes", description="Default: ./cassettes (the working directory)")
+    cassettes_dir: str | None = Field(default=None, description="Default: cassettes/ in the working directory")
     rubrics_dir: str | None = Field(default=None, description="Default: the rubrics/ folder of this project")
     prompts_dir: str | None = Field(default=None, description="Default: the prompts/ folder of this project")
     max_cost: float | None = Field(default=None, gt=0.0, description="USD; once spent, no new calls are made")
