@@ -8,7 +8,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from . import __version__
-from .checks import CheckContext, Finding, Prepares, make_check
+from .checks import CheckContext, ChecksTraces, Finding, Prepares, make_check
 from .config import AuditConfig
 from .edges import build_edges
 from .errors import TraceError
@@ -28,6 +28,7 @@ from .report import (
     Summary,
     TraceModel,
     UsageModel,
+    route_gated,
 )
 from .trace import Limits, load_paths
 
@@ -125,6 +126,16 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
                 status=_edge_status(edge_findings, fail_on),  # type: ignore[arg-type]
                 counts=dict(Counter(f.verdict for f in edge_findings)),
             ))
+        for check in checks:
+            if isinstance(check, ChecksTraces):
+                for unit, unit_findings in check.check_trace(item.trace):
+                    findings.extend((f"{unit.id}#{n}", f) for n, f in enumerate(unit_findings, start=1))
+                    edges.append(EdgeModel(
+                        id=unit.id, kind="handoff", trace_id=item.trace.trace_id, path=item.path, source=unit.source,
+                        destination=unit.destination, event_id=unit.event_id,
+                        status=_edge_status(unit_findings, fail_on),
+                        counts=dict(Counter(f.verdict for f in unit_findings)),
+                    ))
         if progress is not None:
             progress(done, len(loaded.traces))
 
@@ -132,7 +143,8 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     if runner is not None and runner.cassettes is not None and cassettes_used is not None:
         cassettes_used.update(str(p) for p in runner.cassettes.used)
     errors = [_input_error(e) for e in loaded.errors]
-    failing = [f for _, f in findings if f.status in fail_on]
+    routes = config.gate.routes
+    failing = [f for _, f in findings if f.status in fail_on and route_gated(f.details, routes)]
     if config.gate.semantic:
         failing += [f for f in semantic if f.status == "fail"]  # type: ignore[misc]
     exit_code = EXIT_INPUT if errors else EXIT_FAILURES if failing else EXIT_OK

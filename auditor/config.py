@@ -46,6 +46,8 @@ class GateConfig(_Strict):
     )
     semantic: bool = Field(default=False, description="Also exit 1 on semantic findings with status fail "
                                                       "(`--fail-on semantic`).")
+    routes: list[str] | None = Field(default=None, description="Handoff routes whose contract findings can fail "
+                                     "the run (`--gate-routes`); null = every route. Other findings always gate.")
 
 
 LlmMode = Literal["off", "live", "record", "replay"]
@@ -103,6 +105,7 @@ def _default_checks() -> list[CheckConfig]:
             "tools": None, "kinds": ["result", "execution", "action", "path", "identifier", "number", "fuzzy"],
             "invented": "fail", "entry_points": "skip",
         }),
+        CheckConfig(name="edge-audit.contracts.v1", options={"contracts": None, "unpermitted": "fail"}),
     ]
 
 
@@ -121,9 +124,10 @@ SEMANTIC_ENV = {"EDGE_AUDIT_LLM": "mode", "EDGE_AUDIT_MODEL": "model", "EDGE_AUD
 
 
 def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Mapping[str, Any],
-                   fail_on: Sequence[str] | None = None) -> AuditConfig:
+                   fail_on: Sequence[str] | None = None, gate_routes: Sequence[str] | None = None) -> AuditConfig:
     """``config`` with semantic settings from the environment, then from ``semantic`` (flags;
-    None values are left out), and the gate from ``fail_on`` (statuses, and ``semantic``)."""
+    None values are left out), and the gate from ``fail_on`` (statuses, and ``semantic``) and
+    ``gate_routes``."""
     changes = {field: environ[var] for var, field in SEMANTIC_ENV.items() if environ.get(var)}
     changes.update({k: v for k, v in semantic.items() if v is not None})
     try:
@@ -134,7 +138,9 @@ def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Ma
     gate = config.gate
     if fail_on:
         statuses = [s for s in fail_on if s != "semantic"]
-        gate = GateConfig(fail_on=statuses or list(gate.fail_on), semantic="semantic" in fail_on)
+        gate = GateConfig(fail_on=statuses or list(gate.fail_on), semantic="semantic" in fail_on, routes=gate.routes)
+    if gate_routes is not None:
+        gate = gate.model_copy(update={"routes": list(gate_routes)})
     return config.model_copy(update={"semantic": updated, "gate": gate})
 
 

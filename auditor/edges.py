@@ -34,7 +34,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .trace import BROADCAST, Message, ToolCall, Trace
+from .trace import BROADCAST, HandoffStage, Message, ToolCall, Trace
 
 SkipReason = Literal["from_human", "from_tool", "to_human", "self_addressed", "empty", "tool_output"]
 UpstreamKind = Literal["system_prompt", "message", "tool_call"]
@@ -149,6 +149,8 @@ def build_edges(trace: Trace) -> EdgeSet:
     declared = trace.agents_by_name()
     participants = list(declared)
     for event in trace.events:
+        if isinstance(event, HandoffStage):
+            continue
         names = [event.sender] if isinstance(event, Message) else [event.agent]
         if isinstance(event, Message) and event.recipients != BROADCAST:
             names.extend(event.recipients)
@@ -167,6 +169,8 @@ def build_edges(trace: Trace) -> EdgeSet:
     skipped: list[SkippedMessage] = []
     source_messages = 0
     for index, event in enumerate(trace.events):
+        if isinstance(event, HandoffStage):
+            continue
         if isinstance(event, ToolCall):
             if event.recorded_as == "chat_message":
                 source_messages += 1

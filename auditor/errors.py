@@ -4,6 +4,7 @@
     ├── UserError                 the user can fix it: bad input, bad flags, bad config
     │   ├── UsageError            command line or API arguments
     │   ├── ConfigError           a file under config/ (or --config) is invalid
+    │   ├── HandoffContractError  (producer side) a required key is unavailable before dispatch
     │   └── TraceError            a trace file cannot be read as a trace
     │       ├── UnreadableTraceError   missing, binary, too large, not UTF-8
     │       ├── TraceFormatError       no known format matches (or --format does not)
@@ -35,6 +36,18 @@ class UsageError(UserError):
 
 class ConfigError(UserError):
     """An invalid configuration file or value."""
+
+
+class HandoffContractError(UserError):
+    """Raised by ``auditor.contracts.build_envelope`` before dispatch: the source lacks a key
+    the contract requires. ``events`` holds the source stage event, to record the failure."""
+
+    def __init__(self, route: str, version: str, missing: list[str], events: tuple[dict[str, object], ...]) -> None:
+        self.route = route
+        self.version = version
+        self.missing = missing
+        self.events = events
+        super().__init__(f"route {route} v{version}: required keys unavailable at the source: {', '.join(missing)}")
 
 
 class TraceError(UserError):

@@ -1,5 +1,5 @@
-"""The semantic commands: ``rubrics`` (list, check and update the lock) and ``cassettes
-unused``, plus the ``run`` flags that override the semantic config."""
+"""The maintenance commands: ``rubrics`` (list, check and update the lock), ``cassettes
+unused`` and ``contracts lint``, plus the ``run`` flags that override the semantic config."""
 
 from __future__ import annotations
 
@@ -24,6 +24,13 @@ def add_semantic_commands(commands: Any) -> None:
     unused.add_argument("--cassettes", metavar="DIR", help="cassette folder (default: ./cassettes)")
     unused.add_argument("--delete", action="store_true", help="delete the unused cassettes")
 
+    contracts = commands.add_parser("contracts", help="handoff contract maintenance")
+    csub = contracts.add_subparsers(dest="contracts_command", required=True, metavar="ACTION")
+    lint = csub.add_parser("lint", help="check contract files and their fixtures")
+    lint.add_argument("folder", nargs="?", default="config/contracts", help="contracts folder (default: %(default)s)")
+    lint.add_argument("--fixtures", nargs="*", default=[], metavar="PATH",
+                      help="fixture traces to check too (migration fixtures are always checked)")
+
 
 def semantic_overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {"mode": args.llm, "model": args.model, "api_base": args.api_base, "temperature": args.temperature,
@@ -34,6 +41,8 @@ def semantic_overrides(args: argparse.Namespace) -> dict[str, Any]:
 def run_semantic_command(args: argparse.Namespace) -> int:
     from ..config import load_config
 
+    if args.command == "contracts":
+        return _lint_contracts(args.folder, args.fixtures)
     config = load_config(args.config)
     if args.command == "rubrics":
         return _rubrics(config, args.check_lock, args.update_lock)
@@ -92,3 +101,19 @@ def _unused_cassettes(config: Any, args: argparse.Namespace) -> int:
             path.unlink()
     print(f"{len(unused)} unused cassettes" + (" deleted" if args.delete and unused else ""))
     return 1 if unused and not args.delete else 0
+
+
+def _lint_contracts(folder: str, fixtures: list[str]) -> int:
+    from pathlib import Path
+
+    from ..contracts import contract_files, lint
+    from ..errors import UsageError
+
+    paths = contract_files(Path(folder))
+    if not paths:
+        raise UsageError(f"no contract files (*.yaml) in {folder}")
+    problems = lint(paths, [Path(f) for f in fixtures])
+    for problem in problems:
+        print(problem)
+    print(f"{len(paths)} contracts, {len(problems)} problems")
+    return 1 if problems else 0

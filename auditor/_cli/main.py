@@ -45,6 +45,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--fail-on", action="append", choices=("fail", "warn", "unmeasured", "semantic"),
                      help="statuses that make the run exit 1 (repeatable; default: gate.fail_on). "
                           "'semantic' also gates on semantic findings with status fail")
+    run.add_argument("--gate-routes", metavar="ROUTES", type=lambda v: [r for r in v.split(",") if r],
+                     help="comma-separated handoff routes whose contract findings can fail the run "
+                          "(default: every route); findings of other routes are still reported")
     llm = run.add_argument_group("semantic graders (env: EDGE_AUDIT_LLM, EDGE_AUDIT_MODEL, EDGE_AUDIT_API_BASE)")
     llm.add_argument("--llm", choices=("off", "live", "record", "replay"),
                      help="off: report semantic items as unmeasured (default); live: call the model; record: call "
@@ -60,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--max-cost", type=float, metavar="USD", help="stop new calls once this much is spent")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=("trace", "report", "config"))
+    schema.add_argument("what", choices=("trace", "report", "config", "contract"))
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
@@ -83,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for fmt in all_formats():
                 print(f"{fmt.name:14} {fmt.registry_name:36} {fmt.description}")
             return 0
-        if args.command in ("rubrics", "cassettes"):
+        if args.command in ("rubrics", "cassettes", "contracts"):
             return run_semantic_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
@@ -104,6 +107,8 @@ def _schema(what: str) -> int:
     model: type[BaseModel]
     if what == "trace":
         from ..trace import Trace as model
+    elif what == "contract":
+        from ..contracts import ContractFile as model
     elif what == "report":
         from ..report import Report as model
     else:
@@ -122,7 +127,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..config import load_config, with_overrides
     from ..report import print_terminal, to_json, to_junit, to_markdown
 
-    config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on)
+    config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
+                            args.gate_routes)
     err_console = Console(stderr=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -138,7 +144,8 @@ def _run(args: argparse.Namespace) -> int:
         if path:
             Path(path).write_text(render(report), encoding="utf-8")
     if args.junit:
-        Path(args.junit).write_text(to_junit(report, tuple(config.gate.fail_on), config.gate.semantic),
+        Path(args.junit).write_text(to_junit(report, tuple(config.gate.fail_on), config.gate.semantic,
+                                             config.gate.routes),
                                     encoding="utf-8")
     console = Console()
     if args.quiet:

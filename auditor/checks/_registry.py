@@ -11,6 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..edges import Edge
 from ..errors import ConfigError
 from ..nlp import TextAnalyzer
+from ..trace import Trace
 from ._finding import Finding
 
 CheckFn = Callable[[Edge], list[Finding]]
@@ -23,6 +24,25 @@ class Prepares(Protocol):
     one; the findings must not depend on whether it was called."""
 
     def prepare(self, edges: Sequence[Edge]) -> None: ...
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A graded unit that is not a message edge: one handoff attempt, identified by the
+    application's own ids. The report lists it with the edges (kind ``handoff``)."""
+
+    id: str
+    source: str
+    destination: str
+    event_id: str
+
+
+@runtime_checkable
+class ChecksTraces(Protocol):
+    """Optional: a check that also grades whole traces (handoff records joined by their ids),
+    beside or instead of single edges."""
+
+    def check_trace(self, trace: Trace) -> list[tuple[Unit, list[Finding]]]: ...
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from ._model import (
     UsageModel,
 )
 from ._terminal import print_terminal
+from ._text import route_gated
 
 
 def to_json(report: Report) -> str:
@@ -27,5 +28,5 @@ def to_json(report: Report) -> str:
 
 __all__ = [
     "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "InputErrorModel", "QuoteModel", "Report", "RubricRefModel",
-    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "to_json", "to_junit", "to_markdown",
+    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "route_gated", "to_json", "to_junit", "to_markdown",
 ]

@@ -6,13 +6,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ._model import Report
-from ._text import finding_lines, findings_by_edge, semantic_line
+from ._text import finding_lines, findings_by_edge, route_gated, semantic_line
 
 
-def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate: bool = False) -> str:
+def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate: bool = False,
+             gate_routes: list[str] | None = None) -> str:
     """``semantic_gate``: semantic findings with status fail are JUnit failures (else they are
     reported as passing cases with their verdict in system-out, so CI shows them without
-    failing on them)."""
+    failing on them). ``gate_routes``: only those routes' handoff findings are failures.
+    A handoff (kind ``handoff``) is one testcase carrying its verdict and missing keys."""
     root = ET.Element("testsuites", name="edge-audit")
     grouped = findings_by_edge(report)
     suites: dict[str, ET.Element] = {}
@@ -22,12 +24,19 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
         if suite is None:
             suite = ET.SubElement(root, "testsuite", name=edge.trace_id, file=edge.path)
             suites[edge.trace_id] = suite
-        for check in report.checks:
+        checks = report.checks if edge.kind == "message" else list(
+            dict.fromkeys(f.check for f in grouped.get(edge.id, [])))
+        for check in checks:
             findings = [f for f in grouped.get(edge.id, []) if f.check == check]
+            name = f"{edge.id} [{check}]"
+            if edge.kind == "handoff" and findings:
+                boundary = next((f for f in findings if f.verdict != "unpermitted_key"), findings[0])
+                missing = boundary.details.get("missing_keys") or []
+                name = f"{edge.id} [{boundary.verdict}" + (f": {', '.join(missing)}]" if missing else "]")
             case = ET.SubElement(suite, "testcase", classname=f"{edge.trace_id}.{edge.source}->{edge.destination}",
-                                 name=f"{edge.id} [{check}]")
+                                 name=name)
             totals["tests"] += 1
-            failed = [f for f in findings if f.status in fail_on]
+            failed = [f for f in findings if f.status in fail_on and route_gated(f.details, gate_routes)]
             if failed:
                 totals["failures"] += 1
                 message = "; ".join(f"{f.verdict}: {f.summary}" for f in failed)

@@ -41,6 +41,9 @@ class FindingModel(_Model):
 
 class EdgeModel(_Model):
     id: str
+    kind: Literal["message", "handoff"] = Field(
+        default="message", description="message: one message to one agent; handoff: one attempt of an "
+                                       "application-recorded handoff (handoff_stage events), graded by contracts")
     trace_id: str
     path: str
     source: str

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from ._model import FindingModel, QuoteModel, Report, SemanticFindingModel, SemanticSection
 
 VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "needs_semantic", "kept", "grounded")
+
+
+def route_gated(details: Mapping[str, object], routes: Sequence[str] | None) -> bool:
+    """Whether a finding can fail the run under ``--gate-routes``: findings that name no route
+    always can; a handoff finding only when its route is gated (``None``: every route)."""
+    return routes is None or "route" not in details or details["route"] in routes
 
 
 def where(quote: QuoteModel) -> str:

@@ -1,11 +1,22 @@
 """Traces: the native v1 model, the format importers and the file loader."""
 
 from ._load import Limits, LoadedTrace, LoadResult, find_trace_files, load_file, load_paths
-from ._model import BROADCAST, TRACE_SCHEMA_ID, Agent, Event, Message, ToolCall, Trace, TraceMetadata
+from ._model import (
+    BROADCAST,
+    TRACE_SCHEMA_ID,
+    Agent,
+    Capture,
+    Event,
+    HandoffStage,
+    Message,
+    ToolCall,
+    Trace,
+    TraceMetadata,
+)
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
-    "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Event", "Limits", "LoadResult", "LoadedTrace", "Message",
+    "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "LoadedTrace", "Message",
     "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
     "get_format", "load_file", "load_paths",
 ]

@@ -1,7 +1,7 @@
 """The native trace format, version 1: the pydantic boundary model.
 
-Every event in ``events`` is either a ``message`` or a ``tool_call``, in the order
-they happened. Events get a stable id: the one in the file, or ``ev-<index>``.
+Every event in ``events`` is a ``message``, a ``tool_call`` or a ``handoff_stage``, in the
+order they happened. Events get a stable id: the one in the file, or ``ev-<index>``.
 """
 
 from __future__ import annotations
@@ -75,7 +75,30 @@ class ToolCall(_Frozen):
     timestamp: datetime | None = None
 
 
-Event = Annotated[Message | ToolCall, Field(discriminator="type")]
+Capture = Literal["complete", "redacted", "sampled_out", "truncated"]
+
+
+class HandoffStage(_Frozen):
+    """What an application observed at one stage of one handoff attempt: the **key names**
+    present (never values), and whether that observation is complete. Stages of one attempt
+    are joined by ``handoff_id`` and ``attempt_id``, never by time or position."""
+
+    type: Literal["handoff_stage"] = "handoff_stage"
+    id: str = Field(min_length=1)
+    handoff_id: str = Field(min_length=1)
+    attempt_id: str = Field(default="1", min_length=1)
+    stage: Literal["source", "envelope", "destination"]
+    route: str = Field(min_length=1)
+    contract_version: str | None = Field(default=None, description="The contract version this stage worked to")
+    from_agent: str = Field(min_length=1)
+    to_agent: str = Field(min_length=1, description="For source/envelope: where it is sent. For destination: the "
+                                                    "agent that actually received it (the observed destination).")
+    keys: list[str] = Field(default_factory=list, description="Key names observed at this stage")
+    capture: Capture = Field(default="complete", description="complete, or why the observation is partial")
+    timestamp: datetime | None = None
+
+
+Event = Annotated[Message | ToolCall | HandoffStage, Field(discriminator="type")]
 
 
 class TraceMetadata(_Frozen):
