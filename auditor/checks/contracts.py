@@ -34,7 +34,8 @@ def _quotes(graded: Graded) -> tuple[Quote, ...]:
         event = graded.attempt.stages.get(stage)
         if event is not None:
             text = ", ".join(event.keys)
-            out.append(Quote(event.id, f"keys ({stage}, {event.capture})", 0, len(text), text))
+            field = "keys" if event.capture == "complete" else f"keys ({event.capture})"
+            out.append(Quote(event.id, field, 0, len(text), text))
     return tuple(out)
 
 

@@ -6,7 +6,10 @@ from collections.abc import Mapping, Sequence
 
 from ._model import FindingModel, QuoteModel, Report, SemanticFindingModel, SemanticSection
 
-VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "needs_semantic", "kept", "grounded")
+VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "routing_mismatch",
+                 "upstream_context_missing", "packaging_loss", "ingestion_loss", "unpermitted_key", "needs_semantic",
+                 "insufficient_evidence", "version_mismatch", "contract_unknown", "kept", "grounded", "recovered",
+                 "passed")
 
 
 def route_gated(details: Mapping[str, object], routes: Sequence[str] | None) -> bool:
