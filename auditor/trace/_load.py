@@ -6,6 +6,7 @@ it never stops the other files from loading.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from pydantic import ValidationError
 
 from ..errors import TraceError, TraceFormatError, TraceValidationError, UnreadableTraceError, UsageError
 from ._model import Message, ToolCall, Trace
-from .formats import TraceFormat, all_formats, detect_format, get_format
+from .formats import Record, TraceFormat, all_formats, detect_format, get_format
 
 TRACE_SUFFIXES = (".json", ".jsonl")
 
@@ -82,9 +83,12 @@ def _check_text_sizes(trace: Trace, path: str, line: int | None, limits: Limits)
             raise too_big(f"events[{index}].result", len(event.result))
 
 
-def _document_to_trace(
-    document: Any, path: str, line: int | None, forced: TraceFormat | None, limits: Limits, name_hint: str
-) -> LoadedTrace:
+def _finish(trace: Trace, path: str, line: int | None, fmt: TraceFormat, limits: Limits) -> LoadedTrace:
+    _check_text_sizes(trace, path, line, limits)
+    return LoadedTrace(trace=trace, path=path, line=line, format=fmt.name)
+
+
+def _choose_format(document: Any, path: str, line: int | None, forced: TraceFormat | None) -> TraceFormat:
     if not isinstance(document, dict):
         raise TraceFormatError(path, f"expected a JSON object, got {type(document).__name__}", line=line)
     fmt = forced or detect_format(document)
@@ -93,6 +97,12 @@ def _document_to_trace(
         raise TraceFormatError(path, f"unknown trace format (known: {known}); use --format to force one", line=line)
     if forced is not None and not forced.detect(document):
         raise TraceFormatError(path, f"content does not look like the forced format {forced.name!r}", line=line)
+    return fmt
+
+
+def _document_to_trace(document: Any, path: str, line: int | None, fmt: TraceFormat, limits: Limits,
+                       name_hint: str) -> LoadedTrace:
+    assert fmt.convert is not None
     try:
         trace = fmt.convert(document, name_hint)
     except ValidationError as err:
@@ -100,16 +110,22 @@ def _document_to_trace(
         raise TraceValidationError(path, f"invalid {fmt.name} trace: {reason}", line=line, where=where) from None
     except (ValueError, TypeError, AttributeError) as err:
         raise TraceValidationError(path, f"invalid {fmt.name} trace: {err}", line=line) from None
-    _check_text_sizes(trace, path, line, limits)
-    return LoadedTrace(trace=trace, path=path, line=line, format=fmt.name)
+    return _finish(trace, path, line, fmt, limits)
+
+
+def _check_size(path: Path, limits: Limits) -> None:
+    try:
+        size = path.stat().st_size
+    except OSError as err:
+        raise UnreadableTraceError(str(path), f"cannot read: {err.strerror or err}") from None
+    if size > limits.max_file_bytes:
+        raise UnreadableTraceError(str(path), f"file is {size:,} bytes, over the limit of {limits.max_file_bytes:,}")
 
 
 def _read_text(path: Path, limits: Limits) -> str:
     name = str(path)
+    _check_size(path, limits)
     try:
-        size = path.stat().st_size
-        if size > limits.max_file_bytes:
-            raise UnreadableTraceError(name, f"file is {size:,} bytes, over the limit of {limits.max_file_bytes:,}")
         data = path.read_bytes()
     except OSError as err:
         raise UnreadableTraceError(name, f"cannot read: {err.strerror or err}") from None
@@ -123,23 +139,48 @@ def _read_text(path: Path, limits: Limits) -> str:
         raise UnreadableTraceError(name, f"not UTF-8 text (byte {err.start})") from None
 
 
-def _iter_documents(path: Path, text: str) -> Iterator[tuple[int | None, Any, TraceError | None]]:
+def _jsonl_records(path: Path, limits: Limits, errors: list[TraceError]) -> Iterator[Record]:
+    """The records of a JSONL file, read one line at a time (never the whole file at once).
+    A bad line is an error in ``errors``; the lines after it are still read."""
     name = str(path)
-    if path.suffix == ".jsonl":
-        for number, raw in enumerate(text.splitlines(), start=1):
+    _check_size(path, limits)
+    try:
+        handle = path.open("rb")
+    except OSError as err:
+        raise UnreadableTraceError(name, f"cannot read: {err.strerror or err}") from None
+    seen_any = False
+    with handle:
+        if b"\x00" in handle.peek(8192)[:8192]:
+            raise UnreadableTraceError(name, "binary content (NUL bytes), not a JSON trace")
+        for number, raw in enumerate(handle, start=1):
             if not raw.strip():
                 continue
+            seen_any = True
             try:
-                yield number, json.loads(raw), None
+                text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+            except UnicodeDecodeError as err:
+                errors.append(UnreadableTraceError(name, f"not UTF-8 text (byte {err.start})", line=number))
+                continue
+            try:
+                yield number, json.loads(text)
             except json.JSONDecodeError as err:
-                yield number, None, TraceFormatError(name, f"invalid JSON: {err.msg} (column {err.colno})",
-                                                     line=number)
-        return
+                errors.append(TraceFormatError(name, f"invalid JSON: {err.msg} (column {err.colno})", line=number))
+    if not seen_any:
+        raise UnreadableTraceError(name, "file is empty")
+
+
+def _json_records(path: Path, limits: Limits) -> list[Record]:
+    text = _read_text(path, limits)
     try:
-        yield None, json.loads(text), None
+        document = json.loads(text)
     except json.JSONDecodeError as err:
-        yield None, None, TraceFormatError(name, f"invalid JSON: {err.msg}", line=err.lineno,
-                                           where=f"column {err.colno}")
+        raise TraceFormatError(str(path), f"invalid JSON: {err.msg}", line=err.lineno,
+                               where=f"column {err.colno}") from None
+    if isinstance(document, list):
+        if not document:
+            raise UnreadableTraceError(str(path), "file holds an empty JSON array")
+        return [(None, item) for item in document]
+    return [(None, document)]
 
 
 def load_file(path: str | Path, *, format: str | None = None, limits: Limits | None = None) -> LoadResult:
@@ -147,19 +188,45 @@ def load_file(path: str | Path, *, format: str | None = None, limits: Limits | N
     limits = limits or Limits()
     forced = get_format(format) if format else None
     path = Path(path)
+    name = str(path)
     result = LoadResult(files=1)
     try:
-        text = _read_text(path, limits)
+        records: Iterator[Record] = (_jsonl_records(path, limits, result.errors) if path.suffix == ".jsonl"
+                                     else iter(_json_records(path, limits)))
+        first = next(records, None)
     except TraceError as err:
         result.errors.append(err)
         return result
-    for line, document, error in _iter_documents(path, text):
-        if error is not None:
-            result.errors.append(error)
-            continue
+    if first is None:
+        return result
+    try:
+        fmt = _choose_format(first[1], name, first[0], forced)
+    except TraceError as err:
+        result.errors.append(err)
+        if path.suffix != ".jsonl":
+            return result
+        fmt = None
+    if fmt is not None and fmt.records is not None:
+        try:
+            for item in fmt.records(itertools.chain([first], records), name, path.stem):
+                if isinstance(item, TraceError):
+                    result.errors.append(item)
+                else:
+                    try:
+                        result.traces.append(_finish(item, name, None, fmt, limits))
+                    except TraceError as err:
+                        result.errors.append(err)
+        except TraceError as err:
+            result.errors.append(err)
+        return result
+    remaining = records if fmt is None else itertools.chain([first], records)
+    for line, document in remaining:
         hint = path.stem if line is None else f"{path.stem}:{line}"
         try:
-            result.traces.append(_document_to_trace(document, str(path), line, forced, limits, hint))
+            one = fmt if (fmt is not None and line is None) else _choose_format(document, name, line, forced)
+            if one.convert is None:
+                raise TraceFormatError(name, f"a {one.name} record among records of another format", line=line)
+            result.traces.append(_document_to_trace(document, name, line, one, limits, hint))
         except TraceError as err:
             result.errors.append(err)
     return result

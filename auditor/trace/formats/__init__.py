@@ -2,6 +2,6 @@
 
 from . import ag2 as _ag2  # noqa: F401
 from . import native as _native  # noqa: F401  (registers; tried first)
-from ._registry import TraceFormat, all_formats, detect_format, get_format, register_format
+from ._registry import Record, RecordsFn, TraceFormat, all_formats, detect_format, get_format, register_format
 
-__all__ = ["TraceFormat", "all_formats", "detect_format", "get_format", "register_format"]
+__all__ = ["Record", "RecordsFn", "TraceFormat", "all_formats", "detect_format", "get_format", "register_format"]

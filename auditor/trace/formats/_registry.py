@@ -1,24 +1,38 @@
-"""The registry of trace formats: each one turns one parsed JSON document into a Trace."""
+"""The registry of trace formats.
+
+A **document** format turns one parsed JSON document into one Trace (``convert``). A **record**
+format reads a stream of records (the lines of a JSONL file, the items of a JSON array, or one
+document) and groups them into traces itself (``records``): spans and runs of one trace may be
+spread over many lines, and one line may hold several traces. A record format yields a
+``TraceError`` for a bad record or trace and goes on with the rest.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ...errors import TraceError
 from .._model import Trace
+
+#: (line number in a JSONL file, or None; the parsed record)
+Record = tuple[int | None, Any]
+RecordsFn = Callable[[Iterable[Record], str, str], Iterator[Trace | TraceError]]
 
 
 @dataclass(frozen=True)
 class TraceFormat:
-    """A foreign or native format. ``detect`` looks at one parsed JSON document;
-    ``convert`` builds the Trace (``name_hint`` names the trace when the document does not)."""
+    """A foreign or native format. ``detect`` looks at one parsed JSON record. ``convert``
+    builds one Trace from one document (``name_hint`` names it when the document does not);
+    ``records`` (for record formats) gets every record of a file, the file's path and the hint."""
 
     name: str
     registry_name: str
     detect: Callable[[Any], bool]
-    convert: Callable[[Any, str], Trace]
     description: str
+    convert: Callable[[Any, str], Trace] | None = None
+    records: RecordsFn | None = None
 
 
 _FORMATS: dict[str, TraceFormat] = {}
