@@ -13,10 +13,11 @@ from ._model import (
     Trace,
     TraceMetadata,
 )
+from ._otlp_export import to_otlp
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
     "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "LoadedTrace", "Message",
     "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
-    "get_format", "load_file", "load_paths",
+    "get_format", "load_file", "load_paths", "to_otlp",
 ]
