@@ -2,6 +2,7 @@
 
 from . import ag2 as _ag2  # noqa: F401
 from . import native as _native  # noqa: F401  (registers; tried first)
+from . import openai_agents as _openai_agents  # noqa: F401
 from . import otlp as _otlp  # noqa: F401
 from ._registry import Record, RecordsFn, TraceFormat, all_formats, detect_format, get_format, register_format
 

@@ -13,7 +13,8 @@ Each format maps its records to ``Span`` values; ``spans_to_trace`` then applies
    hold it. System texts are the agent's system prompt.
 4. **Handoffs**, three ways, each giving a message from the source to the destination:
    a. a tool call named ``transfer_to_<agent>``, ``transfer_back_to_<agent>`` or
-      ``handoff to <agent>`` (as a tool span, or as a tool call in an LLM output);
+      ``handoff to <agent>``: a tool span, or else a tool call in an LLM output (only when no
+      tool or handoff span records that handoff);
    b. a span carrying ``handoff_from``/``handoff_to`` (``gen_ai.handoff.*``, SDK handoff spans);
    c. an agent span nested under another agent's span (the parent invoked it), unless an
       explicit handoff to it already came from that parent.
@@ -122,7 +123,8 @@ class _Builder:
         self.pending: dict[str, list[tuple[float, str, str]]] = {}  # agent span id -> (time, id, text) not handed off
         self.emitted: dict[str, dict[str, Any]] = {}
         self.invoked_by: dict[str, str] = {}  # agent span id -> name of the agent that invoked it
-        self.handed: set[tuple[str, str]] = set()  # (source agent span id, target) explicit handoffs
+        self.handed: set[tuple[str, str]] = set()  # (source agent span id, target) handoffs made so far
+        self.explicit: set[tuple[str, str]] = set()  # (source agent span id, target) with a tool or handoff span
         self.produced: set[str] = set()
         self.human: dict[str, dict[str, Any]] = {}
         self.names = self._agent_names()
@@ -238,7 +240,8 @@ class _Builder:
                 self.pending.setdefault(owner.span_id, []).append((span.start, event_id, msg.text))
             for call in msg.tool_calls:
                 target = transfer_target(call.name)
-                if target and (call.call_id is None or call.call_id not in tool_calls) and owner is not None:
+                if (target and owner is not None and (call.call_id is None or call.call_id not in tool_calls)
+                        and (owner.span_id, _norm(self.resolve(target))) not in self.explicit):
                     self.handoff(span, owner, name, target, call.arguments)
 
     def on_tool(self, span: Span, owner: Span | None) -> None:
@@ -261,6 +264,11 @@ class _Builder:
 
     def build(self, metadata: dict[str, Any]) -> Trace:
         tool_calls = {s.call_id for s in self.spans if s.kind == "tool" and s.call_id}
+        for s in self.spans:
+            target = s.handoff_to or (transfer_target(s.tool_name or s.name) if s.kind == "tool" else None)
+            owner_span = self.agent_span(s)
+            if target and owner_span is not None:
+                self.explicit.add((owner_span.span_id, _norm(self.resolve(target))))
         thinking = {owner.span_id for s in self.spans if s.kind == "llm" and (owner := self.agent_span(s))}
         for span in self.spans:
             owner = self.agent_span(span)

@@ -183,14 +183,20 @@ def otlp_span(raw: dict[str, Any], seq: int) -> Span:
     span_id = raw.get("spanId")
     if not isinstance(span_id, str) or not span_id:
         raise ValueError("span has no spanId")
-    attrs = attributes(raw.get("attributes"))
-    kind = _kind(attrs)
-    name = str(raw.get("name", ""))
     status = raw.get("status") or {}
     code = status.get("code") if isinstance(status, dict) else None
-    span = Span(span_id=span_id, parent_id=raw.get("parentSpanId") or None, name=name, kind=kind,
-                start=_time(raw.get("startTimeUnixNano")), end=_time(raw.get("endTimeUnixNano")) or None, seq=seq,
-                error=code in (2, "2", "STATUS_CODE_ERROR"), event_id=attrs.get("edge_audit.event.id"),
+    return span_from_attributes(span_id, raw.get("parentSpanId") or None, str(raw.get("name", "")),
+                                _time(raw.get("startTimeUnixNano")), _time(raw.get("endTimeUnixNano")) or None, seq,
+                                attributes(raw.get("attributes")), code in (2, "2", "STATUS_CODE_ERROR"))
+
+
+def span_from_attributes(span_id: str, parent_id: str | None, name: str, start: float, end: float | None, seq: int,
+                         attrs: dict[str, Any], error: bool) -> Span:
+    """A span from its decoded attributes, in either dialect (also used for Langfuse
+    observations that arrived through OTel)."""
+    kind = _kind(attrs)
+    span = Span(span_id=span_id, parent_id=parent_id, name=name, kind=kind, start=start, end=end, seq=seq,
+                error=error, event_id=attrs.get("edge_audit.event.id"),
                 model=attrs.get("gen_ai.request.model") or attrs.get("llm.model_name"))
     span.handoff_from = attrs.get("gen_ai.handoff.from_agent")
     span.handoff_to = attrs.get("gen_ai.handoff.to_agent")

@@ -1,0 +1,1 @@
+"""Helpers that make other frameworks write audit-ready traces."""
