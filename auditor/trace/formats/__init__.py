@@ -1,6 +1,8 @@
 """Trace formats: the native one and importers for foreign logs, auto-detected in this order."""
 
 from . import ag2 as _ag2  # noqa: F401
+from . import agentchat as _agentchat  # noqa: F401
+from . import langfuse as _langfuse  # noqa: F401
 from . import langsmith as _langsmith  # noqa: F401
 from . import native as _native  # noqa: F401  (registers; tried first)
 from . import openai_agents as _openai_agents  # noqa: F401
