@@ -255,7 +255,8 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
                                                    where=f"{where} (span {span_id or '?'})")
                         continue
                     try:
-                        spans.setdefault(trace_id, []).append(otlp_span(raw, seq))
+                        span = otlp_span(raw, seq)
+                        spans.setdefault(trace_id, []).append(span)
                         if trace_id not in names:
                             named = attributes(raw.get("attributes")).get("edge_audit.trace.id")
                             if named:
