@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import asdict
 from pathlib import Path
+from typing import Literal
 
 from . import __version__
 from .checks import CheckContext, ChecksTraces, Finding, Prepares, make_check
@@ -30,7 +31,7 @@ from .report import (
     UsageModel,
     route_gated,
 )
-from .trace import Limits, load_paths
+from .trace import Limits, Loaded, LoadedTrace, iter_paths
 
 EXIT_OK = 0
 EXIT_FAILURES = 1
@@ -38,7 +39,8 @@ EXIT_USAGE = 2
 EXIT_INPUT = 3
 EXIT_RUNTIME = 4
 
-Progress = Callable[[int, int], None]
+#: Called with (done, total); total is None while it is not known yet (traces are read lazily).
+Progress = Callable[[int, int | None], None]
 #: Traces whose edges are prepared (batch-parsed) together.
 PREPARE_CHUNK = 64
 
@@ -57,12 +59,30 @@ def _finding_model(finding_id: str, finding: Finding) -> FindingModel:
     )
 
 
-def _edge_status(findings: list[Finding], fail_on: set[str]) -> str:
+EdgeStatus = Literal["pass", "fail", "warn", "unmeasured", "no_findings"]
+
+
+def _edge_status(findings: list[Finding], fail_on: Collection[str]) -> EdgeStatus:
     statuses = {f.status for f in findings}
     for status in ("fail", "warn", "unmeasured", "pass"):
         if status in statuses:
             return "fail" if status in fail_on else status
     return "no_findings"
+
+
+def _chunks(items: Iterator[Loaded], errors: list[TraceError], size: int) -> Iterator[list[LoadedTrace]]:
+    """Loaded traces in lists of ``size``, read lazily; errors go to ``errors`` as they come."""
+    chunk: list[LoadedTrace] = []
+    for item in items:
+        if isinstance(item, TraceError):
+            errors.append(item)
+            continue
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _semantic_model(f: SemanticFinding) -> SemanticFindingModel:
@@ -83,7 +103,9 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     given, receives the path of every cassette the run read or wrote."""
     config = config or AuditConfig()
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars)
-    loaded = load_paths(paths, format=format, limits=limits)
+    files: list[Path] = []
+    loaded = iter_paths(paths, format=format, limits=limits, files=files)
+    trace_errors: list[TraceError] = []
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
     context = CheckContext(analyzer=analyzer, config_dir=config.base_dir)
     checks = [make_check(c.name, context, c.options) for c in config.checks]
@@ -97,59 +119,60 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     findings: list[tuple[str, Finding]] = []
     skipped_total: Counter[str] = Counter()
     source_messages = 0
-    edge_sets = [build_edges(item.trace) for item in loaded.traces]
-    for done, (item, edge_set) in enumerate(zip(loaded.traces, edge_sets, strict=True), start=1):
-        if (done - 1) % PREPARE_CHUNK == 0:
-            chunk = [e for es in edge_sets[done - 1:done - 1 + PREPARE_CHUNK] for e in es.edges]
-            for check in checks:
-                if isinstance(check, Prepares):
-                    check.prepare(chunk)
-        source_messages += edge_set.source_messages
-        skipped_total.update(edge_set.skipped_by_reason())
-        traces.append(TraceModel(
-            trace_id=item.trace.trace_id, path=item.path, line=item.line, format=item.format,
-            score=item.trace.metadata.score, source_messages=edge_set.source_messages,
-            edges=len(edge_set.edges),
-            skipped=[SkippedModel(event_id=s.event_id, sender=s.sender, reason=s.reason) for s in edge_set.skipped],
-        ))
-        for edge in edge_set.edges:
-            edge_findings = [f for check in checks for f in check(edge)]
-            numbered = [(f"{edge.id}#{n}", f) for n, f in enumerate(edge_findings, start=1)]
-            findings.extend(numbered)
-            for spec in specs:
-                selected = [(fid, f) for fid, f in numbered if spec.grader.selects(f)]
-                if selected:
-                    jobs.append((spec, spec.grader.job(edge, selected)))
-            edges.append(EdgeModel(
-                id=edge.id, trace_id=edge.trace_id, path=item.path, source=edge.source,
-                destination=edge.destination, event_id=edge.message.id,
-                status=_edge_status(edge_findings, fail_on),  # type: ignore[arg-type]
-                counts=dict(Counter(f.verdict for f in edge_findings)),
-            ))
+    done = 0
+    for chunk in _chunks(loaded, trace_errors, PREPARE_CHUNK):
+        edge_sets = [build_edges(item.trace) for item in chunk]
         for check in checks:
-            if isinstance(check, ChecksTraces):
-                for unit, unit_findings in check.check_trace(item.trace):
-                    findings.extend((f"{unit.id}#{n}", f) for n, f in enumerate(unit_findings, start=1))
-                    edges.append(EdgeModel(
-                        id=unit.id, kind="handoff", trace_id=item.trace.trace_id, path=item.path, source=unit.source,
-                        destination=unit.destination, event_id=unit.event_id,
-                        status=_edge_status(unit_findings, fail_on),
-                        counts=dict(Counter(f.verdict for f in unit_findings)),
-                    ))
-        if progress is not None:
-            progress(done, len(loaded.traces))
+            if isinstance(check, Prepares):
+                check.prepare([e for es in edge_sets for e in es.edges])
+        for item, edge_set in zip(chunk, edge_sets, strict=True):
+            done += 1
+            source_messages += edge_set.source_messages
+            skipped_total.update(edge_set.skipped_by_reason())
+            traces.append(TraceModel(
+                trace_id=item.trace.trace_id, path=item.path, line=item.line, format=item.format,
+                score=item.trace.metadata.score, source_messages=edge_set.source_messages,
+                edges=len(edge_set.edges),
+                skipped=[SkippedModel(event_id=s.event_id, sender=s.sender, reason=s.reason) for s in edge_set.skipped],
+            ))
+            for edge in edge_set.edges:
+                edge_findings = [f for check in checks for f in check(edge)]
+                numbered = [(f"{edge.id}#{n}", f) for n, f in enumerate(edge_findings, start=1)]
+                findings.extend(numbered)
+                for spec in specs:
+                    selected = [(fid, f) for fid, f in numbered if spec.grader.selects(f)]
+                    if selected:
+                        jobs.append((spec, spec.grader.job(edge, selected)))
+                edges.append(EdgeModel(
+                    id=edge.id, trace_id=edge.trace_id, path=item.path, source=edge.source,
+                    destination=edge.destination, event_id=edge.message.id,
+                    status=_edge_status(edge_findings, fail_on), counts=dict(Counter(f.verdict for f in edge_findings)),
+                ))
+            for check in checks:
+                if isinstance(check, ChecksTraces):
+                    for unit, unit_findings in check.check_trace(item.trace):
+                        findings.extend((f"{unit.id}#{n}", f) for n, f in enumerate(unit_findings, start=1))
+                        edges.append(EdgeModel(
+                            id=unit.id, kind="handoff", trace_id=item.trace.trace_id, path=item.path,
+                            source=unit.source, destination=unit.destination, event_id=unit.event_id,
+                            status=_edge_status(unit_findings, fail_on),
+                            counts=dict(Counter(f.verdict for f in unit_findings)),
+                        ))
+            if progress is not None:
+                progress(done, None)
+    if progress is not None:
+        progress(done, done)
 
     semantic = runner.run(jobs, semantic_progress) if runner is not None else []
     if runner is not None and runner.cassettes is not None and cassettes_used is not None:
         cassettes_used.update(str(p) for p in runner.cassettes.used)
-    errors = [_input_error(e) for e in loaded.errors]
+    errors = [_input_error(e) for e in trace_errors]
     routes = config.gate.routes
-    failing = [f for _, f in findings if f.status in fail_on and route_gated(f.details, routes)]
-    if config.gate.semantic:
-        failing += [f for f in semantic if f.status == "fail"]  # type: ignore[misc]
+    failing = any(f.status in fail_on and route_gated(f.details, routes) for _, f in findings) or (
+        config.gate.semantic and any(f.status == "fail" for f in semantic))
     exit_code = EXIT_INPUT if errors else EXIT_FAILURES if failing else EXIT_OK
     summary = Summary(
-        files=loaded.files, traces=len(loaded.traces), edges=len(edges), source_messages=source_messages,
+        files=len(files), traces=len(traces), edges=len(edges), source_messages=source_messages,
         skipped_messages=dict(skipped_total), input_errors=len(errors),
         deterministic_by_status=dict(Counter(f.status for _, f in findings)),
         deterministic_by_verdict=dict(Counter(f.verdict for _, f in findings)),

@@ -72,3 +72,17 @@ def test_cli_exit_code_and_message_for_unreadable_input(tmp_path: Path, capsys: 
 def test_missing_path_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", str(tmp_path / "nope")]) == 2
     assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_a_jsonl_line_over_the_size_limit_is_refused_and_the_rest_still_load(tmp_path: Path) -> None:
+    from auditor.trace import Limits, load_paths
+
+    lines = (EXAMPLES / "travel-and-ops.jsonl").read_text().splitlines()
+    big = json.loads(lines[0])
+    big.setdefault("metadata", {})["labels"] = {"padding": "x" * 5000}
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join([json.dumps(big), lines[1]]) + "\n")
+    loaded = load_paths([path], limits=Limits(max_file_bytes=4000))
+    assert [t.line for t in loaded.traces] == [2]
+    [error] = loaded.errors
+    assert (error.path, error.line) == (str(path), 1) and "over the limit of 4,000" in error.reason

@@ -78,8 +78,8 @@ def test_forced_format_that_does_not_match_is_a_clear_error() -> None:
 
 
 def test_unknown_forced_format_name_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="unknown trace format 'langsmith'"):
-        load_paths([EXAMPLES], format="langsmith")
+    with pytest.raises(UsageError, match="unknown trace format 'zipkin'"):
+        load_paths([EXAMPLES], format="zipkin")
 
 
 def test_native_ids_are_stable_and_assigned_when_missing() -> None:

@@ -1,6 +1,16 @@
 """Traces: the native v1 model, the format importers and the file loader."""
 
-from ._load import Limits, LoadedTrace, LoadResult, find_trace_files, load_file, load_paths
+from ._load import (
+    Limits,
+    Loaded,
+    LoadedTrace,
+    LoadResult,
+    find_trace_files,
+    iter_file,
+    iter_paths,
+    load_file,
+    load_paths,
+)
 from ._model import (
     BROADCAST,
     TRACE_SCHEMA_ID,
@@ -17,7 +27,7 @@ from ._otlp_export import to_otlp
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
-    "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "LoadedTrace", "Message",
+    "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
     "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
-    "get_format", "load_file", "load_paths", "to_otlp",
+    "get_format", "iter_file", "iter_paths", "load_file", "load_paths", "to_otlp",
 ]

@@ -140,10 +140,10 @@ def _read_text(path: Path, limits: Limits) -> str:
 
 
 def _jsonl_records(path: Path, limits: Limits, errors: list[TraceError]) -> Iterator[Record]:
-    """The records of a JSONL file, read one line at a time (never the whole file at once).
-    A bad line is an error in ``errors``; the lines after it are still read."""
+    """The records of a JSONL file, read one line at a time (never the whole file at once), so
+    ``max_file_bytes`` bounds each line rather than the file. A bad line is an error in
+    ``errors``; the lines after it are still read."""
     name = str(path)
-    _check_size(path, limits)
     try:
         handle = path.open("rb")
     except OSError as err:
@@ -156,6 +156,10 @@ def _jsonl_records(path: Path, limits: Limits, errors: list[TraceError]) -> Iter
             if not raw.strip():
                 continue
             seen_any = True
+            if len(raw) > limits.max_file_bytes:
+                errors.append(UnreadableTraceError(name, f"line of {len(raw):,} bytes is over the limit of "
+                                                         f"{limits.max_file_bytes:,}", line=number))
+                continue
             try:
                 text = raw.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as err:
@@ -183,64 +187,102 @@ def _json_records(path: Path, limits: Limits) -> list[Record]:
     return [(None, document)]
 
 
-def load_file(path: str | Path, *, format: str | None = None, limits: Limits | None = None) -> LoadResult:
-    """Load every trace in one file. Errors are collected, not raised."""
+Loaded = LoadedTrace | TraceError
+
+
+def iter_file(path: str | Path, *, format: str | None = None, limits: Limits | None = None) -> Iterator[Loaded]:
+    """Every trace in one file, and every error, as they are read: a JSONL file is read one
+    line at a time, and a record format hands over each trace once it is complete, so the
+    whole file is never held at once. Errors are yielded, never raised."""
     limits = limits or Limits()
     forced = get_format(format) if format else None
     path = Path(path)
     name = str(path)
-    result = LoadResult(files=1)
+    pending: list[TraceError] = []
     try:
-        records: Iterator[Record] = (_jsonl_records(path, limits, result.errors) if path.suffix == ".jsonl"
+        records: Iterator[Record] = (_jsonl_records(path, limits, pending) if path.suffix == ".jsonl"
                                      else iter(_json_records(path, limits)))
         first = next(records, None)
     except TraceError as err:
-        result.errors.append(err)
-        return result
+        yield from pending
+        yield err
+        return
     if first is None:
-        return result
+        yield from pending
+        return
     try:
-        fmt = _choose_format(first[1], name, first[0], forced)
+        fmt: TraceFormat | None = _choose_format(first[1], name, first[0], forced)
     except TraceError as err:
-        result.errors.append(err)
-        if path.suffix != ".jsonl":
-            return result
+        pending.append(err)
         fmt = None
+        if path.suffix != ".jsonl":
+            yield from pending
+            return
     if fmt is not None and fmt.records is not None:
         try:
             for item in fmt.records(itertools.chain([first], records), name, path.stem):
+                yield from _drain(pending)
                 if isinstance(item, TraceError):
-                    result.errors.append(item)
-                else:
-                    try:
-                        result.traces.append(_finish(item, name, None, fmt, limits))
-                    except TraceError as err:
-                        result.errors.append(err)
+                    yield item
+                    continue
+                try:
+                    yield _finish(item, name, None, fmt, limits)
+                except TraceError as err:
+                    yield err
         except TraceError as err:
-            result.errors.append(err)
-        return result
+            pending.append(err)
+        yield from _drain(pending)
+        return
     remaining = records if fmt is None else itertools.chain([first], records)
     for line, document in remaining:
+        yield from _drain(pending)
         hint = path.stem if line is None else f"{path.stem}:{line}"
         try:
             one = fmt if (fmt is not None and line is None) else _choose_format(document, name, line, forced)
             if one.convert is None:
                 raise TraceFormatError(name, f"a {one.name} record among records of another format", line=line)
-            result.traces.append(_document_to_trace(document, name, line, one, limits, hint))
+            yield _document_to_trace(document, name, line, one, limits, hint)
         except TraceError as err:
-            result.errors.append(err)
+            yield err
+    yield from _drain(pending)
+
+
+def _drain(pending: list[TraceError]) -> Iterator[TraceError]:
+    while pending:
+        yield pending.pop(0)
+
+
+def iter_paths(paths: Iterable[str | Path], *, format: str | None = None, limits: Limits | None = None,
+               files: list[Path] | None = None) -> Iterator[Loaded]:
+    """Every trace and error under ``paths``, lazily. ``files``, when given, receives the trace
+    files found (before any is read)."""
+    if format:
+        get_format(format)
+    found = find_trace_files(paths)
+    if files is not None:
+        files.extend(found)
+    for path in found:
+        yield from iter_file(path, format=format, limits=limits)
+
+
+def _collect(items: Iterable[Loaded], files: int) -> LoadResult:
+    result = LoadResult(files=files)
+    for item in items:
+        if isinstance(item, TraceError):
+            result.errors.append(item)
+        else:
+            result.traces.append(item)
     return result
+
+
+def load_file(path: str | Path, *, format: str | None = None, limits: Limits | None = None) -> LoadResult:
+    """Load every trace in one file. Errors are collected, not raised."""
+    return _collect(iter_file(path, format=format, limits=limits), 1)
 
 
 def load_paths(paths: Iterable[str | Path], *, format: str | None = None,
                limits: Limits | None = None) -> LoadResult:
     """Load every trace file under ``paths``; bad files are reported in ``errors``."""
-    if format:
-        get_format(format)
-    total = LoadResult()
-    for path in find_trace_files(paths):
-        one = load_file(path, format=format, limits=limits)
-        total.traces.extend(one.traces)
-        total.errors.extend(one.errors)
-        total.files += 1
-    return total
+    files: list[Path] = []
+    items = list(iter_paths(paths, format=format, limits=limits, files=files))
+    return _collect(items, len(files))

@@ -232,12 +232,37 @@ def _detect(document: Any) -> bool:
     return isinstance(document, dict) and isinstance(document.get("resourceSpans"), list)
 
 
+#: A trace is complete once its root span has arrived and this many records (lines) have passed
+#: with no span of it. Exporters write a span when it ends, and the root ends last.
+FLUSH_AFTER_RECORDS = 64
+
+
 def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[Trace | TraceError]:
+    """Spans grouped by trace. A trace is handed on once it has a root span and
+    ``FLUSH_AFTER_RECORDS`` records went by without a span of it (so memory holds only the
+    traces still open), or at the end of the file; a span that arrives for a trace already
+    handed on is reported as late, never merged silently."""
     spans: dict[str, list[Span]] = {}
     services: dict[str, str] = {}
     names: dict[str, str] = {}
+    rooted: set[str] = set()
+    last_seen: dict[str, int] = {}
+    done: set[str] = set()
     seq = 0
-    for line, document in records:
+
+    def flush(trace_id: str) -> Trace | TraceError:
+        items = spans.pop(trace_id)
+        rooted.discard(trace_id)
+        last_seen.pop(trace_id, None)
+        done.add(trace_id)
+        try:
+            return spans_to_trace(names.pop(trace_id, trace_id), items,
+                                  {"source": "otlp", "labels": {"service": services.pop(trace_id, None),
+                                                                "otlp_trace_id": trace_id}})
+        except (ValueError, TypeError) as err:
+            return TraceValidationError(path, f"trace {trace_id}: cannot build a trace from its spans: {err}")
+
+    for index, (line, document) in enumerate(records):
         if not _detect(document):
             yield TraceValidationError(path, "not an OTLP TracesData object (no resourceSpans list)", line=line)
             continue
@@ -254,25 +279,31 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
                         yield TraceValidationError(path, "span has no traceId", line=line,
                                                    where=f"{where} (span {span_id or '?'})")
                         continue
+                    if trace_id in done:
+                        yield TraceValidationError(path, f"late span: trace {trace_id} was taken as complete "
+                                                         f"after {FLUSH_AFTER_RECORDS} lines without a span of it",
+                                                   line=line, where=f"{where} (span {span_id or '?'})")
+                        continue
                     try:
                         span = otlp_span(raw, seq)
-                        spans.setdefault(trace_id, []).append(span)
-                        if trace_id not in names:
-                            named = attributes(raw.get("attributes")).get("edge_audit.trace.id")
-                            if named:
-                                names[trace_id] = str(named)
                     except (ValueError, TypeError, KeyError, AttributeError) as err:
                         yield TraceValidationError(path, f"malformed span: {err}", line=line,
                                                    where=f"{where} (span {span_id or '?'})")
                         continue
+                    spans.setdefault(trace_id, []).append(span)
+                    last_seen[trace_id] = index
+                    if span.parent_id is None:
+                        rooted.add(trace_id)
+                    if trace_id not in names:
+                        named = attributes(raw.get("attributes")).get("edge_audit.trace.id")
+                        if named:
+                            names[trace_id] = str(named)
                     if service:
                         services.setdefault(trace_id, str(service))
-    for trace_id, items in spans.items():
-        try:
-            yield spans_to_trace(names.get(trace_id, trace_id), items,
-                                 {"source": "otlp", "labels": {"service": services.get(trace_id), "otlp_trace_id": trace_id}})
-        except (ValueError, TypeError) as err:
-            yield TraceValidationError(path, f"trace {trace_id}: cannot build a trace from its spans: {err}")
+        for trace_id in [t for t in rooted if index - last_seen[t] >= FLUSH_AFTER_RECORDS]:
+            yield flush(trace_id)
+    for trace_id in list(spans):
+        yield flush(trace_id)
 
 
 OTLP = register_format(TraceFormat(
