@@ -12,7 +12,7 @@ from . import __version__
 from .checks import CheckContext, ChecksTraces, Finding, Prepares, make_check
 from .config import AuditConfig
 from .edges import build_edges
-from .errors import TraceError
+from .errors import TraceError, UsageError
 from .graders import GraderSpec, Job, SemanticFinding, SemanticRunner, grader_specs, make_runner
 from .nlp import TextAnalyzer
 from .report import (
@@ -31,6 +31,9 @@ from .report import (
     UsageModel,
     route_gated,
 )
+from .report._sufficiency import route_summary, sufficiency_model
+from .sufficiency import Result as SufficiencyResult
+from .sufficiency import load_agents, make_case, make_selector, make_sufficiency
 from .trace import Limits, Loaded, LoadedTrace, iter_paths
 
 EXIT_OK = 0
@@ -96,11 +99,13 @@ def _semantic_model(f: SemanticFinding) -> SemanticFindingModel:
 
 def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, format: str | None = None,
           analyzer: TextAnalyzer | None = None, progress: Progress | None = None,
-          semantic_progress: Progress | None = None, cassettes_used: set[str] | None = None) -> Report:
+          semantic_progress: Progress | None = None, cassettes_used: set[str] | None = None,
+          sufficiency_estimate: Callable[[int, int], None] | None = None) -> Report:
     """Load every trace under ``paths``, build its edges, run the configured checks, then the
     semantic graders on what the checks left undecided, and return the report. Unreadable
     traces are listed in ``input_errors``; the rest are audited. ``cassettes_used``, when
-    given, receives the path of every cassette the run read or wrote."""
+    given, receives the path of every cassette the run read or wrote. With sufficiency
+    selected, ``sufficiency_estimate(calls, tokens)`` hears the cost estimate before any call."""
     config = config or AuditConfig()
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars)
     files: list[Path] = []
@@ -111,7 +116,9 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     checks = [make_check(c.name, context, c.options) for c in config.checks]
     fail_on = set(config.gate.fail_on)
     specs = grader_specs(config)
-    runner = make_runner(config) if specs else None
+    selector = make_selector(config)
+    agents = load_agents(config) if selector.active else {}
+    runner = make_runner(config) if specs or selector.active else None
     jobs: list[tuple[GraderSpec, Job]] = []
 
     traces: list[TraceModel] = []
@@ -143,6 +150,8 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
                     selected = [(fid, f) for fid, f in numbered if spec.grader.selects(f)]
                     if selected:
                         jobs.append((spec, spec.grader.job(edge, selected)))
+                if selector.wants(edge.id):
+                    selector.offer(make_case(item.trace, edge, agents))
                 edges.append(EdgeModel(
                     id=edge.id, trace_id=edge.trace_id, path=item.path, source=edge.source,
                     destination=edge.destination, event_id=edge.message.id,
@@ -164,12 +173,25 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         progress(done, done)
 
     semantic = runner.run(jobs, semantic_progress) if runner is not None else []
+    sufficiency: list[SufficiencyResult] = []
+    estimate: tuple[int, int] | None = None
+    if selector.active and runner is not None:
+        missing = selector.missing()
+        if missing:
+            raise UsageError(f"--sufficiency edge:{missing[0]}: no such edge in the traces")
+        checker = make_sufficiency(config, runner, context)
+        cases = selector.cases()
+        estimate = checker.estimate(cases)
+        if sufficiency_estimate is not None:
+            sufficiency_estimate(*estimate)
+        sufficiency = checker.run(cases, semantic_progress)
     if runner is not None and runner.cassettes is not None and cassettes_used is not None:
         cassettes_used.update(str(p) for p in runner.cassettes.used)
     errors = [_input_error(e) for e in trace_errors]
     routes = config.gate.routes
     failing = any(f.status in fail_on and route_gated(f.details, routes) for _, f in findings) or (
-        config.gate.semantic and any(f.status == "fail" for f in semantic))
+        config.gate.semantic and (any(f.status == "fail" for f in semantic)
+                                  or any(r.verdict in ("leaked_context", "broken") for r in sufficiency)))
     exit_code = EXIT_INPUT if errors else EXIT_FAILURES if failing else EXIT_OK
     summary = Summary(
         files=len(files), traces=len(traces), edges=len(edges), source_messages=source_messages,
@@ -186,15 +208,16 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         tool_version=__version__, checks=[c.name for c in config.checks], nlp_pipeline=config.nlp.pipeline,
         summary=summary, traces=traces, edges=edges, input_errors=errors,
         deterministic=Section(ran=True, findings=[_finding_model(fid, f) for fid, f in findings]),
-        semantic=_semantic_section(config, runner, semantic),
+        semantic=_semantic_section(config, runner, semantic, sufficiency, estimate),
     )
 
 
-def _semantic_section(config: AuditConfig, runner: SemanticRunner | None,
-                      semantic: list[SemanticFinding]) -> SemanticSection:
+def _semantic_section(config: AuditConfig, runner: SemanticRunner | None, semantic: list[SemanticFinding],
+                      sufficiency: list[SufficiencyResult], estimate: tuple[int, int] | None) -> SemanticSection:
     mode = config.semantic.mode
     if runner is None:
         return SemanticSection(ran=False, mode=mode, note="no semantic graders are configured")
+    checked = [sufficiency_model(r) for r in sufficiency]
     acc = runner.accounting
     usage = {source: UsageModel(calls=acc.calls[source], prompt_tokens=u.prompt_tokens,
                                 completion_tokens=u.completion_tokens, cost_usd=u.cost_usd)
@@ -207,7 +230,8 @@ def _semantic_section(config: AuditConfig, runner: SemanticRunner | None,
                 + ", ".join(f"{k} {v}" for k, v in sorted(by_source.items())))
     return SemanticSection(ran=mode != "off", mode=mode, model=config.semantic.model if mode != "off" else None,
                            note=note, findings=[_semantic_model(f) for f in semantic], usage=usage,
-                           errors=dict(acc.errors))
+                           errors=dict(acc.errors), sufficiency=checked, sufficiency_routes=route_summary(checked),
+                           sufficiency_estimate={"calls": estimate[0], "tokens": estimate[1]} if estimate else None)
 
 
 def _input_error(error: TraceError) -> InputErrorModel:

@@ -109,12 +109,43 @@ def _default_checks() -> list[CheckConfig]:
     ]
 
 
+class AcceptanceConfig(_Strict):
+    route: str = Field(default="*", description="source->destination, with * wildcards")
+    kind: Literal["judge", "callable", "command"] = Field(
+        default="judge", description="judge: the sufficiency rubric's judgement; callable: module:function; "
+                                     "command: a shell command reading JSON on stdin, exit code 0 accepts")
+    target: str | None = Field(default=None, description="module:function, or the shell command")
+    timeout: float = Field(default=60.0, gt=0.0, description="Seconds, for command checks")
+
+
+def _judge_everywhere() -> list[AcceptanceConfig]:
+    return [AcceptanceConfig()]
+
+
+class SufficiencyConfig(_Strict):
+    """The isolated-rerun check (``--sufficiency``). It uses the semantic settings (mode, model,
+    cache, cassettes, budget)."""
+
+    select: list[str] = Field(default_factory=lambda: ["off"],
+                              description="off | all | sample:N | edge:ID (repeatable)")
+    seed: int = Field(default=0, description="Seed of sample:N; the same seed picks the same edges")
+    rubric: str = Field(default="sufficiency.v1", description="Rubric of the review call")
+    agents_file: str | None = Field(default=None, description="YAML {agents: {name: {model, system_prompt}}} for "
+                                    "receivers the trace does not describe; null = config/agents.yaml in the working "
+                                    "directory, if it exists")
+    acceptance: list[AcceptanceConfig] = Field(default_factory=_judge_everywhere,
+                                               description="The first entry whose route matches decides")
+    rerun_max_tokens: int = Field(default=1024, gt=0)
+    max_output_chars: int = Field(default=8000, gt=0, description="Output shown to the judge, per leg")
+
+
 class AuditConfig(_Strict):
     checks: list[CheckConfig] = Field(default_factory=_default_checks)
     nlp: NlpConfig = Field(default_factory=NlpConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     gate: GateConfig = Field(default_factory=GateConfig)
     semantic: SemanticConfig = Field(default_factory=SemanticConfig)
+    sufficiency: SufficiencyConfig = Field(default_factory=SufficiencyConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")
 
@@ -124,7 +155,8 @@ SEMANTIC_ENV = {"EDGE_AUDIT_LLM": "mode", "EDGE_AUDIT_MODEL": "model", "EDGE_AUD
 
 
 def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Mapping[str, Any],
-                   fail_on: Sequence[str] | None = None, gate_routes: Sequence[str] | None = None) -> AuditConfig:
+                   fail_on: Sequence[str] | None = None, gate_routes: Sequence[str] | None = None,
+                   sufficiency: Sequence[str] | None = None, seed: int | None = None) -> AuditConfig:
     """``config`` with semantic settings from the environment, then from ``semantic`` (flags;
     None values are left out), and the gate from ``fail_on`` (statuses, and ``semantic``) and
     ``gate_routes``."""
@@ -141,7 +173,12 @@ def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Ma
         gate = GateConfig(fail_on=statuses or list(gate.fail_on), semantic="semantic" in fail_on, routes=gate.routes)
     if gate_routes is not None:
         gate = gate.model_copy(update={"routes": list(gate_routes)})
-    return config.model_copy(update={"semantic": updated, "gate": gate})
+    checked = config.sufficiency
+    if sufficiency:
+        checked = checked.model_copy(update={"select": list(sufficiency)})
+    if seed is not None:
+        checked = checked.model_copy(update={"seed": seed})
+    return config.model_copy(update={"semantic": updated, "gate": gate, "sufficiency": checked})
 
 
 def load_config(path: str | Path | None) -> AuditConfig:

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import EXAMPLES, ROOT
 
 from auditor import audit
@@ -27,12 +28,14 @@ def _copy_rubrics(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _config_file(tmp_path: Path, rubrics: Path, prompts: Path, constraint_rubric: str = "constraint_grader.v1") -> Path:
-    text = LOCAL.read_text().replace("../rubrics", str(rubrics)).replace("../prompts", str(prompts))
-    text = text.replace("../cassettes", str(ROOT / "cassettes"))
-    text += (f"  graders:\n    - name: edge-audit.constraint-grader.v1\n      rubric: {constraint_rubric}\n"
-             f"    - name: edge-audit.claim-grader.v1\n      rubric: claim_grader.v1\n")
+    data = yaml.safe_load(LOCAL.read_text())
+    data["semantic"].update({"rubrics_dir": str(rubrics), "prompts_dir": str(prompts),
+                             "cassettes_dir": str(ROOT / "cassettes"), "graders": [
+                                 {"name": "edge-audit.constraint-grader.v1", "rubric": constraint_rubric},
+                                 {"name": "edge-audit.claim-grader.v1", "rubric": "claim_grader.v1"}]})
+    data.pop("sufficiency", None)
     path = tmp_path / "edge-audit.yaml"
-    path.write_text(text)
+    path.write_text(yaml.safe_dump(data))
     return path
 
 

@@ -18,7 +18,8 @@ def add_semantic_commands(commands: Any) -> None:
 
     cassettes = commands.add_parser("cassettes", help="cassette maintenance")
     sub = cassettes.add_subparsers(dest="cassettes_command", required=True, metavar="ACTION")
-    unused = sub.add_parser("unused", help="replay PATHS offline and list cassettes no audit of them used")
+    unused = sub.add_parser("unused", help="replay PATHS offline (graders, and sufficiency on every edge) and list "
+                                           "the cassettes no audit of them used")
     unused.add_argument("paths", nargs="+", help="the traces whose cassettes are kept (examples, test fixtures)")
     unused.add_argument("--config", help="YAML config (model, graders, rubrics) the cassettes were recorded with")
     unused.add_argument("--cassettes", metavar="DIR", help="cassette folder (default: ./cassettes)")
@@ -59,10 +60,13 @@ def _rubrics(config: Any, check: bool, update: bool) -> int:
         rubric_names,
         write_lock,
     )
+    from ..sufficiency import SufficiencyReview
 
     rubrics_dir, prompts_dir = rubric_dirs(config)
     graders = {g.rubric: make_grader(g.name, g.options) for g in config.semantic.graders}
     schemas = {name.rsplit(".v", 1)[0]: g.output.model_json_schema() for name, g in graders.items()}
+    schemas[config.sufficiency.rubric.rsplit(".v", 1)[0]] = SufficiencyReview.model_json_schema()
+    in_use = {*graders, config.sufficiency.rubric}
     rubrics = []
     for name in rubric_names(rubrics_dir):
         rid = name.rsplit(".v", 1)[0]
@@ -76,7 +80,7 @@ def _rubrics(config: Any, check: bool, update: bool) -> int:
     lock = read_lock(rubrics_dir)
     for r in rubrics:
         state = "locked" if lock.get(r.name) == r.hash else "CHANGED" if r.name in lock else "unlocked"
-        used = " (in use)" if r.name in graders else ""
+        used = " (in use)" if r.name in in_use else ""
         print(f"{r.name:28} {r.spec.grader:36} {r.hash}  {state}{used}")
     problems = lock_problems(rubrics, lock)
     if check and problems:
@@ -91,7 +95,7 @@ def _unused_cassettes(config: Any, args: argparse.Namespace) -> int:
     from ..config import with_overrides
     from ..graders import Cassettes, cassettes_dir
 
-    config = with_overrides(config, {}, {"mode": "replay", "cassettes_dir": args.cassettes})
+    config = with_overrides(config, {}, {"mode": "replay", "cassettes_dir": args.cassettes}, sufficiency=["all"])
     used: set[str] = set()
     audit(args.paths, config, cassettes_used=used)
     unused = [p for p in Cassettes(cassettes_dir(config)).all_files() if str(p) not in used]

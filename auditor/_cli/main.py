@@ -61,6 +61,10 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--cache-dir", metavar="DIR", help="disk cache folder (default: user cache dir)")
     llm.add_argument("--no-cache", action="store_true", help="neither read nor write the disk cache")
     llm.add_argument("--max-cost", type=float, metavar="USD", help="stop new calls once this much is spent")
+    llm.add_argument("--sufficiency", action="append", metavar="SELECT",
+                     help="rerun receivers with the handoff alone: off (default), all, sample:N, or edge:ID "
+                          "(repeatable); costs about two model calls per edge, estimated before running")
+    llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config", "contract"))
@@ -128,7 +132,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..report import print_terminal, to_json, to_junit, to_markdown
 
     config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
-                            args.gate_routes)
+                            args.gate_routes, args.sufficiency, args.seed)
     err_console = Console(stderr=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -138,7 +142,10 @@ def _run(args: argparse.Namespace) -> int:
         report = audit(args.paths, config, format=args.format,
                        progress=lambda done, total: bar.update(task, completed=done, total=total),
                        semantic_progress=lambda done, total: bar.update(graded, completed=done, total=total,
-                                                                        visible=True))
+                                                                        visible=True),
+                       sufficiency_estimate=lambda calls, tokens: err_console.print(
+                           f"sufficiency: up to {calls} model calls and about {tokens:,} tokens "
+                           f"(cache and cassette hits cost nothing)", highlight=False))
     outputs = {args.json: to_json, args.markdown: to_markdown}
     for path, render in outputs.items():
         if path:

@@ -33,6 +33,12 @@ from ._types import Job, Usage
 StructuredMode = Literal["tools", "json"]
 
 
+class TextOutput(BaseModel):
+    """A free-form answer (an agent rerun), not a structured one: asked for as plain text."""
+
+    text: str
+
+
 @dataclass(frozen=True)
 class ModelSettings:
     model: str
@@ -153,6 +159,10 @@ def _structured_call(messages: list[dict[str, str]], output: type[BaseModel], se
     attempt = 0
     while True:
         try:
+            if output is TextOutput:
+                raw = litellm.completion(model=settings.model, messages=messages, num_retries=0, **kwargs)
+                result: BaseModel = TextOutput(text=str(raw.choices[0].message.content or ""))
+                break
             result, raw = client.chat.completions.create_with_completion(
                 model=settings.model, messages=messages, response_model=output,  # type: ignore[arg-type]
                 max_retries=settings.max_retries, **kwargs)
@@ -217,7 +227,7 @@ class MockProvider:
         if answer == "rate_limit":
             return _structured_call(messages, output, local, mock_response="litellm.RateLimitError")
         text = answer if isinstance(answer, str) else json.dumps(answer)
-        if settings.mode == "json" or isinstance(answer, str):
+        if settings.mode == "json" or isinstance(answer, str) or output is TextOutput:
             return _structured_call(messages, output, local, mock_response=text)
         litellm = _litellm()
         prompt_tokens = int(litellm.token_counter(model="gpt-4o-mini", messages=messages))

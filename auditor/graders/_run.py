@@ -21,11 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..errors import GraderError
 from ._grader import Grader, Judged
-from ._providers import ModelSettings, Request, provider_for
+from ._providers import ModelSettings, Provider, Request, provider_for
 from ._rubric import Rubric
 from ._store import Cache, Cassettes, KeyParts, Stored
 from ._types import Job, RubricRef, SemanticFinding, Source, UnmeasuredReason, Usage
@@ -49,6 +49,17 @@ class GraderSpec:
             rid, _, version = self.rubric_name.rpartition(".v")
             return RubricRef(rid, int(version) if version.isdigit() else 0, None)
         return RubricRef(self.rubric.id, self.rubric.version, self.rubric.hash)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one model request gave: the validated output, or the reason there is none."""
+
+    output: BaseModel | None
+    source: Source
+    usage: Usage
+    failure: UnmeasuredReason | None = None
+    reason: str = ""
 
 
 @dataclass
@@ -76,7 +87,7 @@ class SemanticRunner:
         self.accounting = Accounting()
         self._spent = 0.0
         self._lock = threading.Lock()
-        self._provider = None if mode == "off" else provider_for(settings.model, cassettes, replay=mode == "replay")
+        self._providers: dict[str, Provider] = {}
 
     def parts(self, spec: GraderSpec, job: Job) -> KeyParts:
         assert spec.rubric is not None
@@ -106,41 +117,60 @@ class SemanticRunner:
         return [f for chunk in results for f in chunk]
 
     def _grade(self, spec: GraderSpec, job: Job) -> list[SemanticFinding]:
-        if self._provider is None or spec.rubric is None:
+        if self.mode == "off" or spec.rubric is None:
             return self._unmeasured(spec, job, "llm_off", "semantic grading is off (--llm off)")
-        parts = self.parts(spec, job)
-        output = None
+        rubric = spec.rubric
+        answer = self.call(self.parts(spec, job), spec.grader.output_for(job), lambda: rubric.render(job.inputs), job,
+                           [i.finding_id for i in job.items])
+        if answer.output is None:
+            return self._unmeasured(spec, job, answer.failure or "grader_error", answer.reason)
+        return [self._finding(spec, job, j, answer.source) for j in spec.grader.judge(job, answer.output)]
+
+    def call(self, parts: KeyParts, output: type[BaseModel], messages: Callable[[], list[dict[str, str]]], job: Job,
+             items: list[str], settings: ModelSettings | None = None) -> Answer:
+        """One model request, through the cache or the cassettes as the mode says, within the
+        budget. Every failure comes back as an ``Answer`` with no output and its reason."""
+        settings = settings or self.settings
+        if self.mode == "off":
+            return Answer(None, "none", Usage(), "llm_off", "model calls are off (--llm off)")
         stored: Stored | None = None
+        result: BaseModel | None = None
         source: Source = "cassette" if self.mode == "replay" else "live"
         if self.cache is not None and self.mode != "replay":
             stored = self.cache.get(parts)
             if stored is not None:
                 try:
-                    output = spec.grader.output_for(job).model_validate(stored.output)
+                    result = output.model_validate(stored.output)
                     source = "cache"
                     self._account("cache", stored.usage)
                 except ValidationError:
-                    output, stored = None, None
-        if output is None:
+                    result, stored = None, None
+        if result is None:
             if self.mode != "replay" and not self._within_budget():
-                return self._unmeasured(spec, job, "budget_exhausted",
-                                        f"--max-cost {self.max_cost} USD was spent before this call")
-            messages = spec.rubric.render(job.inputs) if self.mode != "replay" else []
+                return Answer(None, "none", Usage(), "budget_exhausted",
+                              f"--max-cost {self.max_cost} USD was spent before this call")
             try:
-                output, usage = self._provider.complete(Request(job, messages, spec.grader.output_for(job), self.settings,
-                                                                parts))
+                provider = self._provider_for(settings.model)
+                result, usage = provider.complete(
+                    Request(job, messages() if self.mode != "replay" else [], output, settings, parts))
             except GraderError as err:
                 with self._lock:
                     self.accounting.errors[err.kind] += 1
                 reason: UnmeasuredReason = "cassette_miss" if err.kind == "cassette_miss" else "grader_error"
-                return self._unmeasured(spec, job, reason, f"{err.kind}: {err.reason}")
+                return Answer(None, "none", Usage(), reason, f"{err.kind}: {err.reason}")
             self._account(source, usage)
-            stored = Stored(output.model_dump(mode="json"), usage)
+            stored = Stored(result.model_dump(mode="json"), usage)
             if self.cache is not None and self.mode != "replay":
                 self.cache.put(parts, stored)
         if self.mode == "record" and self.cassettes is not None and stored is not None:
-            self.cassettes.put(parts, stored, [i.finding_id for i in job.items])
-        return [self._finding(spec, job, j, source) for j in spec.grader.judge(job, output)]
+            self.cassettes.put(parts, stored, items)
+        return Answer(result, source, stored.usage if stored else Usage())
+
+    def _provider_for(self, model: str) -> Provider:
+        with self._lock:
+            if model not in self._providers:
+                self._providers[model] = provider_for(model, self.cassettes, replay=self.mode == "replay")
+            return self._providers[model]
 
     def _within_budget(self) -> bool:
         with self._lock:

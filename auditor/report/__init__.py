@@ -6,14 +6,19 @@ from ._model import (
     REPORT_SCHEMA_VERSION,
     EdgeModel,
     FindingModel,
+    IgnoredContextModel,
     InputErrorModel,
+    LegModel,
+    QuestionModel,
     QuoteModel,
     Report,
+    RouteSufficiencyModel,
     RubricRefModel,
     Section,
     SemanticFindingModel,
     SemanticSection,
     SkippedModel,
+    SufficiencyModel,
     Summary,
     TraceModel,
     UsageModel,
@@ -27,6 +32,7 @@ def to_json(report: Report) -> str:
 
 
 __all__ = [
-    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "InputErrorModel", "QuoteModel", "Report", "RubricRefModel",
-    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "route_gated", "to_json", "to_junit", "to_markdown",
+    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "IgnoredContextModel", "InputErrorModel", "LegModel", "QuestionModel",
+    "RouteSufficiencyModel", "QuoteModel", "Report", "RubricRefModel",
+    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "SufficiencyModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "route_gated", "to_json", "to_junit", "to_markdown",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from ._model import Report
-from ._text import finding_lines, findings_by_edge, route_gated, semantic_line
+from ._text import finding_lines, findings_by_edge, route_gated, semantic_line, sufficiency_line
 
 
 def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate: bool = False,
@@ -61,6 +61,20 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
                 ET.SubElement(case, "skipped", message=f"unmeasured: {f.unmeasured_reason}")
             else:
                 ET.SubElement(case, "system-out").text = text
+    if report.semantic.sufficiency:
+        suite = ET.SubElement(root, "testsuite", name="edge-audit.sufficiency")
+        for r in report.semantic.sufficiency:
+            case = ET.SubElement(suite, "testcase", classname=f"sufficiency.{r.route}", name=f"{r.edge_id} [{r.verdict}]")
+            totals["tests"] += 1
+            if r.verdict in ("leaked_context", "broken") and semantic_gate:
+                totals["failures"] += 1
+                ET.SubElement(case, "failure", message=f"{r.verdict}: {r.reason}"[:500],
+                              type="edge-audit.sufficiency").text = sufficiency_line(r)
+            elif r.verdict == "inconclusive":
+                totals["skipped"] += 1
+                ET.SubElement(case, "skipped", message=f"inconclusive: {r.reason}"[:500])
+            else:
+                ET.SubElement(case, "system-out").text = sufficiency_line(r)
     for error in report.input_errors:
         suite = ET.SubElement(root, "testsuite", name=error.path, file=error.path)
         case = ET.SubElement(suite, "testcase", classname="edge-audit.input", name=f"load {error.path}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, usage_line
+from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, sufficiency_line, usage_line
 
 _MAX_EDGES = 50
 
@@ -55,6 +55,16 @@ def to_markdown(report: Report) -> str:
         out += [f"| {v} | {n} |" for v, n in sorted(s.semantic_by_verdict.items())]
         out.append("")
         out += [f"- {_cell(semantic_line(f))}" for f in semantic.findings[:_MAX_EDGES * 4]]
+    if semantic.sufficiency:
+        out += ["", "## Sufficiency", "", "| route | edges | measured | stands alone | verdicts | missing fields |",
+                "|---|---|---|---|---|---|"]
+        for route, agg in semantic.sufficiency_routes.items():
+            rate = f"{agg.stands_alone_rate:.0%}" if agg.stands_alone_rate is not None else "-"
+            out.append(f"| {_cell(route)} | {agg.edges} | {agg.measured} | {rate} | "
+                       f"{', '.join(f'{k} {v}' for k, v in sorted(agg.verdicts.items()))} | "
+                       f"{_cell(', '.join(agg.missing_fields)) or '-'} |")
+        out.append("")
+        out += [f"- {_cell(sufficiency_line(r))}" for r in semantic.sufficiency[:_MAX_EDGES]]
     if report.input_errors:
         out += ["", "## Unreadable inputs", ""]
         out += [f"- `{e.path}{':' + str(e.line) if e.line else ''}`"

@@ -116,6 +116,57 @@ class UsageModel(_Model):
     cost_usd: float | None = Field(description="None when the model's price is unknown")
 
 
+class LegModel(_Model):
+    status: Literal["pass", "fail", "degraded"]
+    score: float | None
+    output_source: str = Field(description="Where the output came from: live, cache, cassette (a rerun) or trace")
+    decision_source: str = Field(description="Where the decision came from: live, cache, cassette (the judge), "
+                                             "callable, command, or none")
+    evidence: str = Field(description="Why the check decided, or why the leg is degraded")
+    degraded_reason: Literal["runtime_unavailable", "receiver_unknown", "insufficient_decision_evidence",
+                             "grader_error", "cassette_miss"] | None = None
+    output_event: str | None = Field(default=None, description="The trace event holding the output (context_on)")
+    output_excerpt: str = ""
+    tokens: int | None = None
+
+
+class QuestionModel(_Model):
+    question: str
+    missing_field: str
+
+
+class IgnoredContextModel(_Model):
+    event_id: str = Field(description="What the receiver saw besides the handoff")
+    term: str = Field(description="A number, identifier or path the pipeline output used and the handoff lacked")
+
+
+class SufficiencyModel(_Model):
+    edge_id: str
+    route: str = Field(description="source->destination")
+    verdict: Literal["stands_alone", "leaked_context", "broken", "inconclusive"]
+    reason: str
+    acceptance: str = Field(description="judge, callable or command")
+    context_off: LegModel = Field(description="The receiver rerun with the handoff alone")
+    context_on: LegModel = Field(description="What the receiver produced in the trace, with its real context")
+    score_delta: float | None = Field(description="context_on score minus context_off score")
+    token_delta: int | None = Field(description="Output tokens, context_off minus context_on")
+    tool_delta: int = Field(description="Tool calls, context_off (none: the rerun has no tools) minus context_on")
+    questions: list[QuestionModel] = Field(description="What the isolated receiver asked or had to guess")
+    ignored_context: list[IgnoredContextModel]
+    deterministic: list[str] = Field(description="Failing claim checks of the isolated output")
+    rubric: RubricRefModel | None
+    model: str = Field(description="The judge's model")
+    receiver_model: str
+
+
+class RouteSufficiencyModel(_Model):
+    edges: int
+    verdicts: dict[str, int]
+    measured: int = Field(description="Edges with no degraded leg: the only ones in the rates")
+    stands_alone_rate: float | None
+    missing_fields: dict[str, int] = Field(description="Fields the isolated receivers asked for, by count")
+
+
 class SemanticSection(_Model):
     ran: bool
     mode: Literal["off", "live", "record", "replay"]
@@ -125,6 +176,10 @@ class SemanticSection(_Model):
     usage: dict[str, UsageModel] = Field(default_factory=dict, description="Per source: live (spent by this "
                                          "run), cache and cassette (recorded usage, not spent again)")
     errors: dict[str, int] = Field(default_factory=dict, description="Failed calls per kind")
+    sufficiency: list[SufficiencyModel] = Field(default_factory=list)
+    sufficiency_routes: dict[str, RouteSufficiencyModel] = Field(default_factory=dict)
+    sufficiency_estimate: dict[str, int] | None = Field(default=None, description="Upper estimate made before "
+                                                        "running: calls and tokens")
 
 
 class Summary(_Model):

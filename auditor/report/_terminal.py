@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, usage_line
+from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, sufficiency_line, usage_line
 
 _STYLE = {"fail": "bold red", "warn": "yellow", "unmeasured": "cyan", "pass": "green", "no_findings": "dim"}
 
@@ -40,8 +40,12 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
         shown_semantic = [f for f in semantic.findings if f.status != "pass" or all_edges]
         for graded in shown_semantic[:max_rows]:
             console.print(f"  {semantic_line(graded)}", highlight=False, markup=False)
-        if semantic.ran:
-            console.print(f"  usage: {usage_line(semantic)}", highlight=False, markup=False)
+    if semantic.sufficiency:
+        console.print("\n[bold]Sufficiency[/] (handoff alone vs the pipeline):", highlight=False)
+        for result in semantic.sufficiency[:max_rows]:
+            console.print(f"  {sufficiency_line(result)}", highlight=False, markup=False)
+    if semantic.ran and (semantic.findings or semantic.sufficiency):
+        console.print(f"  usage: {usage_line(semantic)}", highlight=False, markup=False)
     for error in report.input_errors:
         place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
         console.print(f"[bold red]unreadable[/] {place}: {error.reason}", highlight=False)

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._model import FindingModel, QuoteModel, Report, SemanticFindingModel, SemanticSection
+from ._model import (
+    FindingModel,
+    LegModel,
+    QuoteModel,
+    Report,
+    SemanticFindingModel,
+    SemanticSection,
+    SufficiencyModel,
+)
 
 VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "routing_mismatch",
                  "upstream_context_missing", "packaging_loss", "ingestion_loss", "unpermitted_key", "needs_semantic",
@@ -73,3 +81,19 @@ def usage_line(section: SemanticSection) -> str:
         parts.append(f"{source}: {u.calls} calls, {u.prompt_tokens}+{u.completion_tokens} tokens{cost}")
     errors = ", ".join(f"{k} {v}" for k, v in sorted(section.errors.items()))
     return "; ".join(parts) + (f"; failed calls: {errors}" if errors else "")
+
+
+def sufficiency_line(r: SufficiencyModel) -> str:
+    """One sufficiency result: verdict, both legs with their sources, and what was missing."""
+    def leg(name: str, leg: LegModel) -> str:
+        state = leg.degraded_reason if leg.status == "degraded" else leg.status
+        return f"{name} {state} ({leg.output_source}/{leg.decision_source})"
+
+    parts = [f"{r.verdict} on {r.edge_id} [{r.route}]: {leg('off', r.context_off)}, {leg('on', r.context_on)}"]
+    if r.questions:
+        parts.append("missing: " + ", ".join(dict.fromkeys(q.missing_field for q in r.questions)))
+    if r.ignored_context:
+        parts.append("leaked: " + ", ".join(f"{c.term} ({c.event_id})" for c in r.ignored_context))
+    if r.deterministic:
+        parts.append("isolated output failed: " + one_line("; ".join(r.deterministic), 160))
+    return "; ".join(parts)
