@@ -102,3 +102,28 @@ def test_record_against_a_real_server_then_replay_without_it(tmp_path: Path,
     by_id = {f.finding_id: f for f in replayed.semantic.findings}
     for f in answered:
         assert (by_id[f.finding_id].verdict, by_id[f.finding_id].source) == (f.verdict, "cassette"), f.finding_id
+
+
+def test_an_isolated_rerun_is_recorded_then_replayed_without_the_server(
+        tmp_path: Path, server: tuple[str, subprocess.Popen[bytes]]) -> None:
+    from conftest import EXAMPLES
+
+    from auditor.config import AcceptanceConfig, SufficiencyConfig
+
+    base, proc = server
+    trace = EXAMPLES / "sufficiency-stands-alone.json"
+    check = [AcceptanceConfig(kind="callable", target=f"{EXAMPLES.parent / 'acceptance.py'}:names_the_case_id")]
+
+    def config(mode: str, api_base: str | None) -> AuditConfig:
+        return _config(tmp_path, mode, api_base).model_copy(update={"sufficiency": SufficiencyConfig(
+            select=["all"], acceptance=check, rerun_max_tokens=200)})
+
+    [recorded] = audit([trace], config("record", base)).semantic.sufficiency
+    print("record:", recorded.verdict, recorded.context_off.output_source, repr(recorded.context_off.output_excerpt))
+    assert recorded.context_off.output_source == "live" and recorded.context_off.output_excerpt
+    proc.terminate()
+    proc.wait(timeout=30)
+    [replayed] = audit([trace], config("replay", None)).semantic.sufficiency
+    print("replay:", replayed.verdict, replayed.context_off.output_source)
+    assert replayed.context_off.output_source == "cassette"
+    assert (replayed.verdict, replayed.context_off.output_excerpt) == (recorded.verdict, recorded.context_off.output_excerpt)

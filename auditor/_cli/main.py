@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=("trace", "report", "config", "contract"))
+    schema.add_argument("what", choices=("trace", "report", "config", "contract", "agents"))
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
@@ -113,6 +113,8 @@ def _schema(what: str) -> int:
         from ..trace import Trace as model
     elif what == "contract":
         from ..contracts import ContractFile as model
+    elif what == "agents":
+        from ..sufficiency import AgentsFile as model
     elif what == "report":
         from ..report import Report as model
     else:

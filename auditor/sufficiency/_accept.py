@@ -16,10 +16,10 @@ from __future__ import annotations
 import importlib
 import json
 import subprocess
-from importlib.util import module_from_spec, spec_from_file_location
-from pathlib import Path
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.util import module_from_spec, spec_from_file_location
+from pathlib import Path
 from typing import Any, Literal
 
 from ..checks import CheckFn
