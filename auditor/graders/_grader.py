@@ -78,8 +78,9 @@ def for_items(grades: type[BaseModel], judgement: type[BaseModel], job: Job) -> 
     grammar (or the validator, with a re-ask) holds the model to ids that exist. The field
     names, descriptions and model names are unchanged."""
     ids = tuple(item.item_id for item in job.items)
+    one_of: Any = Literal[ids]  # a type built at run time: typed as Any for every checker
     narrowed: Any = create_model(judgement.__name__, __base__=judgement, __doc__=judgement.__doc__,
-                                 item_id=(Literal[ids], judgement.model_fields["item_id"]))
+                                 item_id=(one_of, judgement.model_fields["item_id"]))
     model: type[BaseModel] = create_model(grades.__name__, __base__=grades, __doc__=grades.__doc__,
                                           judgements=(list[narrowed], grades.model_fields["judgements"]))
     return model
