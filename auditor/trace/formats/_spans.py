@@ -37,6 +37,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from .._model import Trace
@@ -83,6 +84,17 @@ class Span:
     model: str | None = None
     end: float | None = None
     stage_event: dict[str, Any] | None = None
+
+
+def iso_seconds(value: Any) -> float:
+    """An ISO-8601 timestamp as seconds since the epoch (0.0 when it is missing or unreadable:
+    start times only order spans, and file order breaks ties)."""
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return 0.0
+    return 0.0
 
 
 def transfer_target(name: str | None) -> str | None:

@@ -20,23 +20,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, spans_to_trace, text_of
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
 from .otlp import span_from_attributes
-
-
-def _time(value: Any) -> float:
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return 0.0
-    return 0.0
 
 
 def _msg(raw: Any, default_role: str) -> Msg | None:
@@ -64,7 +54,7 @@ def _span(obs: dict[str, Any], seq: int) -> Span:
     obs_id = obs.get("id")
     if not isinstance(obs_id, str) or not obs_id:
         raise ValueError("observation has no id")
-    start, end = _time(obs.get("startTime")), _time(obs.get("endTime")) or None
+    start, end = iso_seconds(obs.get("startTime")), iso_seconds(obs.get("endTime")) or None
     error = obs.get("level") == "ERROR"
     parent = obs.get("parentObservationId") or None
     name = str(obs.get("name") or "")

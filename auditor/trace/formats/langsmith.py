@@ -18,26 +18,17 @@ Runs group into traces by ``trace_id`` and edges follow the rules in ``_spans``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, spans_to_trace, text_of
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
 
 _STRUCTURE_NODES = frozenset({"__start__", "__end__", "tools", "agent", "call_model"})
 _ROLES = {"HumanMessage": "user", "human": "user", "AIMessage": "assistant", "ai": "assistant",
           "SystemMessage": "system", "system": "system", "ToolMessage": "tool", "tool": "tool"}
 
-
-def _time(value: Any) -> float:
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return 0.0
-    return 0.0
 
 
 def _message(raw: Any) -> Msg | None:
@@ -81,7 +72,7 @@ def _span(run: dict[str, Any], seq: int) -> Span:
     name = str(run.get("name", ""))
     node = ((run.get("extra") or {}).get("metadata") or {}).get("langgraph_node")
     span = Span(span_id=run_id, parent_id=run.get("parent_run_id") or None, name=name, kind="other",
-                start=_time(run.get("start_time")), end=_time(run.get("end_time")) or None, seq=seq,
+                start=iso_seconds(run.get("start_time")), end=iso_seconds(run.get("end_time")) or None, seq=seq,
                 error=bool(run.get("error")))
     if run_type == "chain" and node and node == name and node not in _STRUCTURE_NODES:
         span.kind, span.agent = "agent", node

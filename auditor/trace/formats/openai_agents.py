@@ -21,22 +21,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, spans_to_trace, text_of
-
-
-def _time(value: Any) -> float:
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return 0.0
-    return 0.0
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
 
 
 def _content_text(content: Any) -> str:
@@ -75,7 +65,7 @@ def _span(raw: dict[str, Any], seq: int) -> Span:
         raise ValueError("span has no id")
     kind = data.get("type")
     span = Span(span_id=span_id, parent_id=raw.get("parent_id") or None, name=str(data.get("name") or kind), kind="other",
-                start=_time(raw.get("started_at")), end=_time(raw.get("ended_at")) or None, seq=seq,
+                start=iso_seconds(raw.get("started_at")), end=iso_seconds(raw.get("ended_at")) or None, seq=seq,
                 error=bool(raw.get("error")))
     if kind == "agent":
         span.kind, span.agent = "agent", str(data.get("name") or "agent")
