@@ -222,3 +222,16 @@ def test_committed_example_cassettes_replay_completely_and_are_all_used(capsys: 
     assert {f.source for f in report.semantic.findings} == {"cassette"}
     assert main(["cassettes", "unused", str(EXAMPLES), "--config", str(ROOT / "examples" / "edge-audit.local.yaml")]) == 0
     assert "0 unused cassettes" in capsys.readouterr().out
+
+
+def test_unused_cassettes_refuses_to_delete_when_nothing_matched(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    from auditor._cli.main import main
+
+    shutil.copytree(ROOT / "cassettes", tmp_path / "cassettes")
+    before = sorted(p.name for p in (tmp_path / "cassettes").rglob("*.json"))
+    code = main(["cassettes", "unused", str(EXAMPLES), "--cassettes", str(tmp_path / "cassettes"), "--delete"])
+    assert code == 2 and "nothing was deleted" in capsys.readouterr().err
+    assert sorted(p.name for p in (tmp_path / "cassettes").rglob("*.json")) == before

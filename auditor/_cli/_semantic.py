@@ -93,12 +93,17 @@ def _rubrics(config: Any, check: bool, update: bool) -> int:
 def _unused_cassettes(config: Any, args: argparse.Namespace) -> int:
     from .._audit import audit
     from ..config import with_overrides
+    from ..errors import UsageError
     from ..graders import Cassettes, cassettes_dir
 
     config = with_overrides(config, {}, {"mode": "replay", "cassettes_dir": args.cassettes}, sufficiency=["all"])
     used: set[str] = set()
     audit(args.paths, config, cassettes_used=used)
-    unused = [p for p in Cassettes(cassettes_dir(config)).all_files() if str(p) not in used]
+    every = Cassettes(cassettes_dir(config)).all_files()
+    unused = [p for p in every if str(p) not in used]
+    if args.delete and every and not used:
+        raise UsageError("no cassette matched any request: the model, rubrics or config differ from the recording "
+                         "(pass the --config they were recorded with); nothing was deleted")
     for path in unused:
         print(path)
         if args.delete:
