@@ -250,6 +250,7 @@ class _Builder:
             if msg.text.strip() and owner is not None:
                 event_id = span.event_id if span.event_id and n == 1 else f"{span.span_id}:out{n}"
                 self.pending.setdefault(owner.span_id, []).append((span.start, event_id, msg.text))
+                self.produced.add(msg.text.strip())
             for call in msg.tool_calls:
                 target = transfer_target(call.name)
                 if (target and owner is not None and (call.call_id is None or call.call_id not in tool_calls)
@@ -292,6 +293,7 @@ class _Builder:
                     for n, msg in enumerate(m for m in span.outputs if m.text.strip()):
                         self.pending.setdefault(span.span_id, []).append(
                             (span.end or span.start, f"{span.span_id}:out{n + 1}", msg.text))
+                        self.produced.add(msg.text.strip())
             elif span.handoff_to:
                 source_span = owner
                 source = span.handoff_from or ((owner.agent or owner.name) if owner else UNATTRIBUTED)
