@@ -29,6 +29,7 @@ had anyway.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -50,6 +51,16 @@ class UpstreamItem:
     text: str
     structured: dict[str, object] | None = None
     tool_call: ToolCall | None = None
+
+    def fields(self) -> tuple[tuple[str, str, str], ...]:
+        """The texts it offers as evidence, as (event id, field, text): a tool call's arguments
+        (JSON unless a string) and result; otherwise its content or system prompt."""
+        if self.tool_call is not None:
+            call = self.tool_call
+            args = call.arguments if isinstance(call.arguments, str) else (
+                json.dumps(call.arguments, default=str) if call.arguments else "")
+            return (call.id, "arguments", args), (call.id, "result", call.result or "")
+        return ((self.event_id, "system_prompt" if self.kind == "system_prompt" else "content", self.text),)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ so a message seen by many edges is analysed once.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from ..claims import (
@@ -60,15 +59,7 @@ class ClaimCheck:
     def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
         key = (trace_id, item.event_id)
         if key not in self._texts:
-            if item.kind == "tool_call" and item.tool_call is not None:
-                call = item.tool_call
-                args = call.arguments if isinstance(call.arguments, str) else (
-                    json.dumps(call.arguments, default=str) if call.arguments else "")
-                texts = [EvidenceText(call.id, "arguments", args), EvidenceText(call.id, "result", call.result or "")]
-            else:
-                field = "system_prompt" if item.kind == "system_prompt" else "content"
-                texts = [EvidenceText(item.event_id, field, item.text)]
-            self._texts[key] = tuple(t for t in texts if t.text)
+            self._texts[key] = tuple(EvidenceText(*f) for f in item.fields() if f[2])
         return self._texts[key]
 
     def evidence(self, edge: Edge) -> Evidence:

@@ -10,7 +10,6 @@ block's full text; otherwise the item is ``unverified``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Literal
 
@@ -42,18 +41,7 @@ class ClaimGrades(BaseModel):
 
 
 def _blocks(edge: Edge) -> list[EvidenceBlock]:
-    blocks: list[EvidenceBlock] = []
-    for item in edge.upstream:
-        if item.tool_call is not None:
-            call = item.tool_call
-            args = call.arguments if isinstance(call.arguments, str) else (
-                json.dumps(call.arguments, default=str) if call.arguments else "")
-            blocks.append(EvidenceBlock("", call.id, "arguments", args))
-            blocks.append(EvidenceBlock("", call.id, "result", call.result or ""))
-        else:
-            field = "system_prompt" if item.kind == "system_prompt" else "content"
-            blocks.append(EvidenceBlock("", item.event_id, field, item.text))
-    return [b for b in blocks if b.text.strip()]
+    return [EvidenceBlock("", *f) for item in edge.upstream for f in item.fields() if f[2].strip()]
 
 
 class ClaimGrader:
