@@ -11,7 +11,7 @@ from typing import Literal
 from . import __version__
 from .checks import CheckContext, ChecksTraces, Finding, Prepares, make_check
 from .config import AuditConfig
-from .edges import build_edges
+from .edges import Quote, build_edges
 from .errors import TraceError, UsageError
 from .graders import GraderSpec, Job, SemanticFinding, SemanticRunner, grader_specs, make_runner
 from .nlp import TextAnalyzer
@@ -48,16 +48,15 @@ Progress = Callable[[int, int | None], None]
 PREPARE_CHUNK = 64
 
 
-def _quote(q: object) -> QuoteModel:
-    return QuoteModel.model_validate(asdict(q))  # type: ignore[call-overload]
+def _quote(q: Quote) -> QuoteModel:
+    return QuoteModel.model_validate(asdict(q))
 
 
 def _finding_model(finding_id: str, finding: Finding) -> FindingModel:
-    quote = _quote
     return FindingModel(
         id=finding_id, check=finding.check, edge_id=finding.edge_id, verdict=finding.verdict, status=finding.status,
-        summary=finding.summary, upstream=quote(finding.upstream) if finding.upstream else None,
-        handoff=[quote(q) for q in finding.handoff], mentions=[quote(q) for q in finding.mentions],
+        summary=finding.summary, upstream=_quote(finding.upstream) if finding.upstream else None,
+        handoff=[_quote(q) for q in finding.handoff], mentions=[_quote(q) for q in finding.mentions],
         details=dict(finding.details),
     )
 
