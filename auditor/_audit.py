@@ -127,7 +127,7 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     source_messages = 0
     done = 0
     for chunk in _chunks(loaded, trace_errors, PREPARE_CHUNK):
-        edge_sets = [build_edges(item.trace) for item in chunk]
+        edge_sets = [build_edges(item.trace, config.evidence.capture) for item in chunk]
         for check in checks:
             if isinstance(check, Prepares):
                 check.prepare([e for es in edge_sets for e in es.edges])

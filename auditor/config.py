@@ -139,8 +139,16 @@ class SufficiencyConfig(_Strict):
     max_output_chars: int = Field(default=8000, gt=0, description="Output shown to the judge, per leg")
 
 
+class EvidenceConfig(_Strict):
+    capture: dict[str, Literal["complete", "partial"]] = Field(
+        default_factory=dict,
+        description="Observation capture per agent name, overriding the trace format's default: partial for an "
+                    "agent that saw things the trace does not log (its unsupported claims become unverifiable).")
+
+
 class AuditConfig(_Strict):
     checks: list[CheckConfig] = Field(default_factory=_default_checks)
+    evidence: EvidenceConfig = Field(default_factory=EvidenceConfig)
     nlp: NlpConfig = Field(default_factory=NlpConfig)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)
     gate: GateConfig = Field(default_factory=GateConfig)

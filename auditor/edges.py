@@ -25,6 +25,12 @@ The source's own earlier messages are not upstream: a constraint must come from
 something the source was told. ``receiver_saw`` records which upstream events the
 destination could also see, so a check can tell a lost constraint from one the receiver
 had anyway.
+
+An edge's ``capture`` is its source agent's observation capture (``Agent.capture``, which a
+config can override per agent): ``partial`` means the source saw things the trace does not
+show, so a claim nothing visible supports is ``unverifiable`` rather than invented. A tool
+call ``recorded_as`` ``observation`` is an agent's transcript of what it saw, carried inside
+its next message: it is upstream evidence, and the message stays an edge.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .trace import BROADCAST, HandoffStage, Message, ToolCall, Trace
+from .trace import BROADCAST, HandoffStage, Message, ObservationCapture, ToolCall, Trace
 
 SkipReason = Literal["from_human", "from_tool", "to_human", "self_addressed", "empty", "tool_output"]
 UpstreamKind = Literal["system_prompt", "message", "tool_call"]
@@ -110,6 +116,7 @@ class Edge:
     index: int
     upstream: tuple[UpstreamItem, ...]
     receiver_saw: frozenset[str]
+    capture: ObservationCapture = "complete"
 
 
 @dataclass(frozen=True)
@@ -155,8 +162,9 @@ def _next_speaker(trace: Trace, index: int, sender: str, agents: set[str]) -> st
     return BROADCAST
 
 
-def build_edges(trace: Trace) -> EdgeSet:
-    """All edges of a trace, their upstream views, and the messages that are not edges."""
+def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None = None) -> EdgeSet:
+    """All edges of a trace, their upstream views, and the messages that are not edges.
+    ``capture`` overrides the trace's observation capture per agent name."""
     declared = trace.agents_by_name()
     participants = list(declared)
     for event in trace.events:
@@ -168,6 +176,8 @@ def build_edges(trace: Trace) -> EdgeSet:
         participants.extend(n for n in names if n not in participants)
     kinds = {name: (declared[name].kind if name in declared else "agent") for name in participants}
     speaking_agents = {name for name, kind in kinds.items() if kind == "agent"}
+    captures: dict[str, ObservationCapture] = {name: agent.capture for name, agent in declared.items()}
+    captures.update(capture or {})
 
     seen = _Visibility()
     authored: dict[str, set[str]] = {}
@@ -207,7 +217,7 @@ def build_edges(trace: Trace) -> EdgeSet:
                 edges.append(Edge(
                     id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
                     source=event.sender, destination=destination, message=event, index=index,
-                    upstream=upstream, receiver_saw=saw,
+                    upstream=upstream, receiver_saw=saw, capture=captures.get(event.sender, "complete"),
                 ))
             if len(edges) == edges_before:
                 reason = "self_addressed" if set(event.recipients) <= {event.sender} else "to_human"

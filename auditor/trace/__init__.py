@@ -19,6 +19,7 @@ from ._model import (
     Event,
     HandoffStage,
     Message,
+    ObservationCapture,
     ToolCall,
     Trace,
     TraceMetadata,
@@ -28,6 +29,6 @@ from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
     "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
-    "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
+    "ObservationCapture", "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
     "get_format", "iter_file", "iter_paths", "load_file", "load_paths", "to_otlp",
 ]

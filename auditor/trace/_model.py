@@ -19,14 +19,23 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
+ObservationCapture = Literal["complete", "partial"]
+
+
 class Agent(_Frozen):
     """A participant. ``kind`` says whether its messages are handoffs (``agent``),
-    pipeline inputs (``human``) or tool output (``tool``)."""
+    pipeline inputs (``human``) or tool output (``tool``). ``capture`` says whether the trace
+    records everything the agent observed: ``partial`` for an agent that browses or retrieves
+    through tools the trace does not log, whose unsupported claims are then ``unverifiable``."""
 
     name: str = Field(min_length=1)
     kind: Literal["agent", "human", "tool"] = "agent"
     model: str | None = None
     system_prompt: str | None = None
+    capture: ObservationCapture = Field(
+        default="complete",
+        description="complete: the trace logs every observation of this agent (its tool calls and results, or "
+                    "observations transcribed into its messages); partial: it saw things the trace does not show.")
 
 
 class Message(_Frozen):
@@ -68,9 +77,11 @@ class ToolCall(_Frozen):
     visible_to: list[str] | Literal["*"] = Field(
         default_factory=list, description='Other agents that saw the result, or "*" for everyone.'
     )
-    recorded_as: Literal["tool_call", "chat_message"] = Field(
+    recorded_as: Literal["tool_call", "chat_message", "observation"] = Field(
         default="tool_call",
-        description="chat_message when an importer turned a chat message (e.g. an exitcode line) into this call.",
+        description="chat_message when an importer turned a chat message (e.g. an exitcode line) into this call; "
+                    "observation when it is what an agent transcribed of its own observation (a browser's page "
+                    "text, a file viewer's content) inside its next message, which is still a message too.",
     )
     timestamp: datetime | None = None
 
