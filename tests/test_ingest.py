@@ -41,7 +41,8 @@ def test_computer_terminal_becomes_tool_evidence_with_exit_code() -> None:
     assert loaded.format == "ag2"
     call = loaded.trace.events[1]
     assert isinstance(call, ToolCall)
-    assert (call.agent, call.tool, call.exit_code, call.status) == ("Excel_Expert", "code_execution", 0, "ok")
+    # the code that ran came with the task (step-0), which the importer gives to the human task giver
+    assert (call.agent, call.tool, call.exit_code, call.status) == ("task", "code_execution", 0, "ok")
     assert call.visible_to == "*" and call.recorded_as == "chat_message"
     assert loaded.trace.metadata.labels["mistake_agent"] == "Excel_Expert"
     assert loaded.trace.metadata.score == 0.0

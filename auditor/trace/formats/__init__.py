@@ -4,6 +4,7 @@ from . import ag2 as _ag2  # noqa: F401
 from . import agentchat as _agentchat  # noqa: F401
 from . import langfuse as _langfuse  # noqa: F401
 from . import langsmith as _langsmith  # noqa: F401
+from . import magentic_one as _magentic_one  # noqa: F401
 from . import native as _native  # noqa: F401  (registers; tried first)
 from . import openai_agents as _openai_agents  # noqa: F401
 from . import otlp as _otlp  # noqa: F401

@@ -1,0 +1,112 @@
+"""Observations that Magentic-One's agents record inside their messages, found by the structure
+the framework writes (never by any value of a particular log).
+
+**Browser and file viewer transcripts.** After an action, WebSurfer writes the action it took
+("I typed 'x' into 'y'.", "I clicked 'z'.", "I scrolled down one page in the browser.") and then
+a transcript of what it saw::
+
+    Here is a screenshot of [<page title>](<url>). The viewport shows N% of the webpage, and is positioned ...
+    The following metadata was extracted from the webpage:
+    { ...json... }
+    Automatic OCR of the page screenshot has detected the following text:
+    <text>
+    <Image>
+
+FileSurfer (and the text-based browser) writes a header and the page instead::
+
+    Address: <url>
+    Title: <title>
+    You previously visited this page N seconds ago.
+    Viewport position: Showing page 1 of 1.
+    =======================
+    <page text>
+
+The transcript starts at the first of these markers at the start of a line (``Here is a
+screenshot of``, ``The viewport shows``, ``The following metadata was extracted``, ``Automatic
+OCR of the page screenshot``, ``The following text is visible``, the ``Address: ... Viewport
+position:`` header) and ends after the last ``<Image>`` placeholder, or at the end of the message.
+Text before it is the action echo; other text after it belongs to the message only. The agent
+runtime's own error log ("Error processing publish message" and a traceback), which these logs
+append to the message being handled, is framework output, not the agent's words: it is kept with
+the transcript (or, in a message with no transcript, is a failed observation by itself). A message
+that is only a tool error ("File surfer encountered an error decoding JSON arguments: ...") is a
+failed observation.
+
+**Code execution output.** The ComputerTerminal reports "The script ran, then exited with Unix
+exit code: N / Its output was: ...", "The script ran, then exited with an error (POSIX exit code:
+N)", "The script ran but produced no output to console. The Unix exit code was: N." (exit code and
+status parsed), "An exception occurred while executing the code block: ..." (status error) or "No
+code block detected ..." (no code ran; status unknown).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Status = Literal["ok", "error", "unknown"]
+
+_OPENERS = re.compile(
+    r"^(?:Here is a screenshot of\b"
+    r"|The viewport shows\b"
+    r"|The following metadata was extracted\b"
+    r"|Automatic OCR of the page screenshot\b"
+    r"|The following text is visible\b"
+    r"|Address: [^\n]*\n(?:[^\n]*\n){0,3}?Viewport position: )",
+    re.MULTILINE,
+)
+_IMAGE = "<Image>"
+#: The agent runtime's own error log, which Magentic-One logs append to the message being handled.
+_RUNTIME_ERROR = re.compile(r"^Error processing publish message[ \t]*\nTraceback \(most recent call last\):",
+                            re.MULTILINE)
+_TOOL_ERROR = re.compile(r"\A\s*(?:Web|File)\s?surfer encountered an error\b", re.IGNORECASE)
+
+_EXIT_CODE = re.compile(
+    r"\A\s*The script ran(?:, then exited with (?:an error \()?|\s+but produced no output to console\. The )"
+    r"(?:Unix|POSIX) exit code(?: was)?:\s*(-?\d+)", re.IGNORECASE)
+_EXCEPTION = re.compile(r"\A\s*An exception occurred while executing the code block", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A message split into what the agent did (``action``, may be empty), what it saw
+    (``observation``, the exact slice ``content[start:end]``) and the tool's status."""
+
+    action: str
+    observation: str
+    start: int
+    end: int
+    status: Status
+
+
+def split_transcript(content: str) -> Transcript | None:
+    """The observation transcript inside a message, or None when it has none."""
+    if _TOOL_ERROR.match(content):
+        text = content.strip()
+        start = content.index(text)
+        return Transcript("", text, start, start + len(text), "error")
+    opener = _OPENERS.search(content)
+    runtime = _RUNTIME_ERROR.search(content)
+    if opener is None or (runtime is not None and runtime.start() < opener.start()):
+        if runtime is None:
+            return None
+        end = len(content.rstrip())
+        return Transcript("", content[runtime.start():end], runtime.start(), end, "error")
+    start = opener.start()
+    image = content.rfind(_IMAGE)
+    end = image + len(_IMAGE) if image >= start else len(content.rstrip())
+    if runtime is not None and runtime.start() >= end:
+        end = len(content.rstrip())
+    return Transcript(content[:start].strip(), content[start:end], start, end, "ok")
+
+
+def execution_status(output: str) -> tuple[int | None, Status]:
+    """Exit code and status of a ComputerTerminal output."""
+    match = _EXIT_CODE.match(output)
+    if match:
+        code = int(match.group(1))
+        return code, "ok" if code == 0 else "error"
+    if _EXCEPTION.match(output):
+        return None, "error"
+    return None, "unknown"
