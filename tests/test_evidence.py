@@ -5,6 +5,7 @@ errors for malformed documents."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from auditor.trace.formats import get_format
 
 DATASETS = ROOT.parent / "shared" / "datasets"
 MAGENTIC = FIXTURES / "magentic_one" / "47.json"
-_MARKERS = ("Here is a screenshot of", "Automatic OCR of the page screenshot", "Viewport position:")
+_MARKER = re.compile(r"^(?:Here is a screenshot of|Automatic OCR of the page screenshot|Viewport position:)", re.M)
 
 
 def _load(path: Path) -> Trace:
@@ -99,6 +100,23 @@ def test_ag2_code_from_the_task_runs_as_the_task_givers_code_execution() -> None
         "task", "code_execution", "chat_message", 0, "ok")
     assert call.arguments and "pd.read_excel" in call.arguments["code"]  # type: ignore[index]
     assert all(a.capture == "complete" for a in trace.agents)
+
+
+def test_ag2_browser_transcript_is_an_observation_and_its_author_partial(tmp_path: Path) -> None:
+    page = ("Address: bing: Mars moons\nTitle: Mars moons - Search\nViewport position: Showing page 1 of 1.\n"
+            "=======================\nA Bing search for 'Mars moons' found 10 results:\n1. Phobos and Deimos")
+    doc = {"question": "How many moons?", "history": [
+        {"name": "Planner", "content": "How many moons? Find out."},
+        {"name": "WebServing_Expert", "content": page},
+        {"name": "Checker", "content": "Phobos and Deimos: 2 moons."}]}
+    trace = _load(_write(tmp_path, doc))
+    observation = _event(trace, "step-1.observation")
+    assert isinstance(observation, ToolCall) and observation.result == page and observation.tool == "web_browser"
+    assert [e.id for e in trace.events] == ["step-0", "step-1.observation", "step-1", "step-2"]
+    captures = {a.name: a.capture for a in trace.agents}
+    assert captures == {"task": "complete", "WebServing_Expert": "partial", "Checker": "complete"}
+    edge_set = build_edges(trace)
+    assert _edge(edge_set, "step-1").capture == "partial" and _edge(edge_set, "step-2").capture == "complete"
 
 
 # Magentic-One: transcripts are observations, the terminal is code execution
@@ -288,8 +306,8 @@ def test_every_shared_who_and_when_log_imports_and_no_transcript_is_left_in_a_ba
         trace = loaded.trace
         ids = {e.id for e in trace.events}
         for event in trace.events:
-            if isinstance(event, Message) and event.sender in ("WebSurfer", "FileSurfer"):
-                has_marker = any(marker in event.content for marker in _MARKERS)
+            if isinstance(event, Message) and event.sender not in ("task", "human", "Orchestrator"):
+                has_marker = _MARKER.search(event.content) is not None
                 assert not has_marker or f"{event.id}.observation" in ids, (loaded.path, event.id)
             if isinstance(event, ToolCall) and event.recorded_as == "observation":
                 observations += 1

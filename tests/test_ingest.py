@@ -33,7 +33,8 @@ def test_all_126_shared_who_and_when_traces_import() -> None:
     for loaded in result.traces:
         edge_set = build_edges(loaded.trace)
         accounted = len({e.message.id for e in edge_set.edges}) + len(edge_set.skipped)
-        assert accounted == edge_set.source_messages == len(loaded.trace.events), loaded.path
+        observations = [e for e in loaded.trace.events if isinstance(e, ToolCall) and e.recorded_as == "observation"]
+        assert accounted == edge_set.source_messages == len(loaded.trace.events) - len(observations), loaded.path
 
 
 def test_computer_terminal_becomes_tool_evidence_with_exit_code() -> None:

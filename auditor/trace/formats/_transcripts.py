@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 Status = Literal["ok", "error", "unknown"]
 
@@ -110,3 +110,19 @@ def execution_status(output: str) -> tuple[int | None, Status]:
     if _EXCEPTION.match(output):
         return None, "error"
     return None, "unknown"
+
+
+def observation_call(event_id: str, agent: str, content: str) -> dict[str, Any] | None:
+    """The ``observation`` tool call (as a native event) for the transcript inside the message
+    ``event_id`` of ``agent``, or None when the message has none. It is visible to the agent only
+    (the message that carries it reaches the others), with id ``<event_id>.observation``, tool
+    ``file_viewer`` for an agent whose name says file and ``web_browser`` otherwise, and the
+    action echo as ``arguments.action``."""
+    transcript = split_transcript(content)
+    if transcript is None:
+        return None
+    return {"type": "tool_call", "id": f"{event_id}.observation", "agent": agent,
+            "tool": "file_viewer" if "file" in agent.lower() else "web_browser",
+            "arguments": {"action": transcript.action} if transcript.action else None,
+            "result": transcript.observation, "status": transcript.status, "visible_to": [],
+            "recorded_as": "observation"}

@@ -16,8 +16,13 @@
   everyone, ``recorded_as: chat_message``, with the exit code and status parsed from its
   ``exitcode: N (execution succeeded|failed)`` line (status ``unknown`` for other shapes, such
   as "There is no code from the last 1 message for me to execute");
-* every agent's observation capture is ``complete``: their only tool is code execution, which
-  the log records;
+* a message that is a browser transcript (an expert such as ``WebServing_Expert`` pasting the
+  page it fetched: ``Address: ...`` / ``Title: ...`` / ``Viewport position: ...`` and the page text;
+  the shapes are those of ``_transcripts``) also yields an ``observation`` tool call of its sender
+  (id ``step-<i>.observation``, placed just before the message, which stays a broadcast), and that
+  agent's observation capture is ``partial``: it browses through a tool whose steps the log does
+  not keep. Every other agent's capture is ``complete``: its only tool is code execution, which the
+  log records;
 * event ids are ``step-<index>``, the index into ``history`` (Who&When's ``mistake_step``
   therefore names an event id directly).
 """
@@ -29,6 +34,7 @@ from typing import Any
 
 from .._model import Trace
 from ._registry import TraceFormat, register_format
+from ._transcripts import observation_call
 from ._whowhen import (
     checked_history,
     code_of,
@@ -124,6 +130,10 @@ def _convert(document: Any, name_hint: str) -> Trace:
             agents[name] = {"name": name, "kind": "human"}
         agents.setdefault(name, {"name": name})
         last_author, last_text = name, text
+        observation = observation_call(event_id, name, text) if agents[name].get("kind") != "human" else None
+        if observation is not None:
+            agents[name]["capture"] = "partial"
+            events.append(observation)
         events.append({"type": "message", "id": event_id, "sender": name, "recipients": "*", "content": text})
     return Trace.model_validate({
         "schema": "edge-audit.trace.v1", "trace_id": trace_id_of(document, name_hint), "metadata": metadata,

@@ -36,7 +36,7 @@ from typing import Any
 
 from .._model import BROADCAST, Trace
 from ._registry import TraceFormat, register_format
-from ._transcripts import execution_status, split_transcript
+from ._transcripts import execution_status, observation_call
 from ._whowhen import (
     MAGENTIC_ROLE,
     checked_history,
@@ -112,17 +112,6 @@ def _terminal_call(event_id: str, name: str, output: str, said: list[_Said]) -> 
             "visible_to": visible, "recorded_as": "chat_message"}
 
 
-def _observation(event_id: str, sender: str, text: str) -> dict[str, Any] | None:
-    transcript = split_transcript(text)
-    if transcript is None:
-        return None
-    return {"type": "tool_call", "id": f"{event_id}.observation", "agent": sender,
-            "tool": "file_viewer" if "file" in sender.lower() else "web_browser",
-            "arguments": {"action": transcript.action} if transcript.action else None,
-            "result": transcript.observation, "status": transcript.status, "visible_to": [],
-            "recorded_as": "observation"}
-
-
 def _convert(document: Any, name_hint: str) -> Trace:
     history = checked_history(document)
     metadata = metadata_of(document, "magentic-one")
@@ -148,7 +137,7 @@ def _convert(document: Any, name_hint: str) -> Trace:
             for name in recipients:
                 default = "human" if name.lower() in HUMAN_NAMES else ("tool" if name in TERMINAL_NAMES else "agent")
                 agents.setdefault(name, {"name": name, "kind": default})
-        observation = _observation(event_id, sender, text) if kind == "agent" and sender != orchestrator else None
+        observation = observation_call(event_id, sender, text) if kind == "agent" and sender != orchestrator else None
         own_text = text
         if observation is not None:
             observers.add(sender)
