@@ -4,7 +4,8 @@ Claims are extracted from the handoff's prose (``auditor.claims``) and grounded 
 edge's upstream: the tool calls visible to the source and the texts it received. Statuses:
 ``grounded`` passes; ``contradicted`` fails (severity ``critical``: the evidence says the
 opposite); ``invented`` fails (severity ``major``: nothing supports it), or warns if so
-configured; ``needs_semantic`` is unmeasured until an LLM grader decides it.
+configured; ``unverifiable`` (the source saw more than the trace records) and
+``needs_semantic`` are unmeasured (see ``auditor.claims._verdicts``).
 
 An entry point (an edge whose source saw nothing: the first message of a pipeline, which
 carries the task) has no evidence to ground anything on; it is skipped unless
@@ -16,21 +17,24 @@ so a message seen by many edges is analysed once.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ..claims import (
+    SEVERITY,
+    STATUS,
     Claim,
     ClaimKind,
     Evidence,
     EvidenceText,
-    NumberMention,
+    Row,
     Run,
     ToolSemantics,
     extract_claims,
     ground,
     load_tool_semantics,
     make_run,
-    number_mentions,
+    rows,
 )
 from ..edges import Edge, Quote, UpstreamItem
 from ..errors import ConfigError
@@ -39,9 +43,6 @@ from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
 KINDS: tuple[ClaimKind, ...] = ("result", "execution", "action", "path", "identifier", "number", "fuzzy")
-_STATUS: dict[str, Status] = {"grounded": "pass", "contradicted": "fail", "invented": "fail",
-                              "needs_semantic": "unmeasured"}
-_SEVERITY = {"contradicted": "critical", "invented": "major", "needs_semantic": "unknown", "grounded": "none"}
 
 
 class ClaimCheck:
@@ -52,7 +53,7 @@ class ClaimCheck:
         self.kinds = kinds
         self.invented = invented
         self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
-        self._numbers: dict[tuple[str, str, str], tuple[NumberMention, ...]] = {}
+        self._rows: dict[tuple[str, str, str], tuple[Row, ...]] = {}
         self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
         self._runs: dict[tuple[str, str], Run] = {}
 
@@ -65,7 +66,7 @@ class ClaimCheck:
     def evidence(self, edge: Edge) -> Evidence:
         runs: list[Run] = []
         texts: list[EvidenceText] = []
-        numbers: list[tuple[EvidenceText, tuple[NumberMention, ...]]] = []
+        found_rows: list[Row] = []
         relayed: list[tuple[EvidenceText, Claim]] = []
         for item in edge.upstream:
             if item.tool_call is not None:
@@ -74,15 +75,17 @@ class ClaimCheck:
                     self._runs[run_key] = make_run(item.tool_call, self.semantics)
                 runs.append(self._runs[run_key])
             for text in self._item_texts(edge.trace_id, item):
-                texts.append(text)
                 key = (edge.trace_id, text.event_id, text.field)
-                if key not in self._numbers:
-                    self._numbers[key] = number_mentions(text.text)
-                numbers.append((text, self._numbers[key]))
+                if key not in self._rows:
+                    self._rows[key] = rows(0, text.text)
+                index = len(texts)
+                found_rows.extend(r if r.field_index == index else replace(r, field_index=index)
+                                  for r in self._rows[key])
+                texts.append(text)
                 if item.kind == "message":
                     relayed.extend((text, c) for c in self._message_claims(edge.trace_id, item.event_id, text.text)
                                    if c.kind in ("result", "execution"))
-        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(numbers), tuple(relayed))
+        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(found_rows), tuple(relayed), edge.capture)
 
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""
@@ -102,13 +105,13 @@ class ClaimCheck:
         findings = []
         for claim in claims:
             result = ground(claim, evidence)
-            status = self.invented if result.verdict == "invented" else _STATUS[result.verdict]
+            status = self.invented if result.verdict == "invented" else STATUS[result.verdict]
             ref = result.ref
             handoff = Quote(edge.message.id, "content", claim.start, claim.end, claim.text)
             label = claim.kind + (f" ({claim.category or claim.subkind})" if claim.category or claim.subkind else "")
             details: dict[str, object] = {
                 "kind": claim.kind, "category": claim.category, "subkind": claim.subkind,
-                "polarity": claim.polarity, "severity": _SEVERITY[result.verdict],
+                "polarity": claim.polarity, "severity": SEVERITY[result.verdict],
                 "evidence": f"{ref.event_id}:{ref.field}" if ref else None,
             }
             if claim.counts:

@@ -1,21 +1,13 @@
 """Checkable claims in handoffs and their grounding against the trace's evidence."""
 
 from ._extract import Claim, ClaimKind, extract_claims
-from ._ground import (
-    Evidence,
-    EvidenceText,
-    Grounding,
-    NumberMention,
-    Run,
-    Verdict,
-    ground,
-    make_run,
-    number_mentions,
-)
+from ._ground import Evidence, EvidenceText, Grounding, Run, ground, make_run
+from ._rows import Row, rows
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
+from ._verdicts import SEVERITY, STATUS, VERDICTS, Verdict
 
 __all__ = [
-    "DEFAULT_TOOLS_FILE", "Category", "Claim", "ClaimKind", "Evidence", "EvidenceText", "Grounding",
-    "NumberMention", "Outcome", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
-    "load_tool_semantics", "make_run", "number_mentions", "outcome",
+    "DEFAULT_TOOLS_FILE", "SEVERITY", "STATUS", "VERDICTS", "Category", "Claim", "ClaimKind", "Evidence",
+    "EvidenceText", "Grounding", "Outcome", "Row", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
+    "load_tool_semantics", "make_run", "outcome", "rows",
 ]

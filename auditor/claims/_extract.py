@@ -25,8 +25,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from ..nlp._anchors import number_key
 from ..nlp._text import mask, split_sentences
+from ._mood import non_assertive_spans, request_spans
+from ._quantity import Quantity, clocks, dates, quantities
+from ._rows import key_words
 from ._tools import Category
 
 ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]
@@ -45,8 +47,12 @@ class Claim:
     subkind: str | None = None
     value: str | None = None
     unit: str | None = None
-    context: tuple[str, ...] = ()
     counts: tuple[tuple[str, int], ...] = ()
+    quantity: Quantity | None = None
+    date: tuple[int, int, int | None] | None = None
+    keys: frozenset[str] = frozenset()
+    operands: tuple[Quantity, ...] = ()
+    computed: bool = False
 
 
 _SUBJECTS: dict[Category, str] = {
@@ -89,31 +95,20 @@ _FUZZY = re.compile(
     r"manager|business|legal|security|requester|reporter)\b[^.;!?\n]{0,30}?\b(?:wants?|prefers?|requested|"
     r"asked(?: for)?|needs?|expects?|likes?|said|mentioned|agreed|confirmed|decided|would like|is fine with|"
     r"approved|cares? about|is worried)\b[^.;!?\n]*", re.IGNORECASE)
-_NUMBER = re.compile(
-    r"(?<![\w.$€£#/-])(?P<cur>[$€£])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\s?(?P<unit>%|(?:percent|ms|µs|us|s|sec|secs|seconds?|"
-    r"minutes?|mins?|hours?|hrs?|days?|weeks?|gb|mb|kb|tb|gib|mib|kib|bytes|rows?|records?|items?|files?|"
-    r"lines?|tests?|requests?|users?|errors?|failures?|warnings?|tokens?|retries|attempts?|calls?|times|x|"
-    r"qps|rps|k|m|million|billion)\b))?(?![\w.,]*\d)", re.IGNORECASE)
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b")
 _HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _TICKET = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<![\w&])#\d{2,}\b")
+_PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
 _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
-_PLAN = re.compile(r"\b(?:I'll|I will|we'll|we will|let's|let us|I'm going to|we're going to|going to|plan to|"
-                   r"I need to|we need to|please|should we|I would|we would)\b", re.IGNORECASE)
-_DIRECTIVE = re.compile(r"\b(?:must|mustn't|never|should|shouldn't|shall|do not|don't|required|always|may not|"
-                        r"cannot|can't|is not allowed|are not allowed)\b", re.IGNORECASE)
-_MONTH_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+$", re.IGNORECASE)
 _NEUTRAL_RUN = re.compile(r"ran|runs|executed|executes|completed|finished", re.IGNORECASE)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
-_ARITHMETIC = re.compile(r"\d\s*[-+*/×=]\s*\d|[=≈]\s*\d")
-_WORD = re.compile(r"[a-z][a-z0-9_]*")
-_STOP = frozenset(["the", "a", "an", "of", "to", "in", "on", "at", "for", "is", "are", "was", "were", "be", "been", "and", "or", "with", "by", "from", "this", "that", "it", "its", "about", "around", "approx", "approximately", "roughly", "over", "under", "than", "total", "now"])
-
-
-def _context(low: str, start: int, sentence_start: int) -> tuple[str, ...]:
-    before = _WORD.findall(low[max(sentence_start, start - 40):start])
-    return tuple(w for w in before[-4:] if w not in _STOP)
+_COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes to|"
+                       r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
+                       r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left)\b|\d\s*x\b|/(?:night|head|day|mo|month|yr|year|person|pp)\b",
+                       re.IGNORECASE)
+_ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
+_SEGMENT = re.compile(r"[,;|\n]|\s[—–]\s|:\s")
 
 
 def _is_statement(masked: str, s: int, e: int, start: int, at: int) -> bool:
@@ -125,17 +120,19 @@ def _is_statement(masked: str, s: int, e: int, start: int, at: int) -> bool:
 def extract_claims(text: str) -> list[Claim]:
     """Every checkable claim in ``text``, in order, with character spans into ``text``."""
     m = mask(text)
-    masked, low = m.masked, m.masked.lower()
+    masked, _low = m.masked, m.masked.lower()
     claims: list[Claim] = []
     active = frozenset(p for p in (_COUNTED, _CLEAN, _RESULT, _EXECUTION, _ACTION, _FUZZY) if p.search(masked))
     digits = any(ch.isdigit() for ch in masked)
     spans = split_sentences(masked)
-    plans = [(s, e) for s, e in spans if _PLAN.search(masked, s, e) or _DIRECTIVE.search(masked, s, e)]
+    plans = non_assertive_spans(masked, spans)
+    numeric = _numeric_view(text, masked, m.spans)
     for s, e in spans:
-        claims.extend(_sentence_claims(text, masked, low, s, e, active, digits and (s, e) not in plans))
+        claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits))
     links = [(k.start(1), k.end(1)) for k in _LINK_TARGET.finditer(text)]
     claims.extend(c for kind, s, e in m.spans if (c := _code_claim(text, kind, s, e)) is not None)
-    claims = [c for c in claims if c.kind == "result" or not any(a <= c.start < b for a, b in plans)]
+    requests = request_spans(masked, spans)
+    claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
     claims.sort(key=lambda c: (c.start, c.kind))
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
@@ -151,15 +148,28 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     if kind == "url" or inner.startswith(("http://", "https://")):
         return Claim("number", raw, s, e, sentence, subkind="url", value=inner)
     if kind == "path" or ("/" in inner and " " not in inner and not inner.endswith(")")):
+        if not _PATH_LIKE.search(inner) or inner.upper() == inner:
+            return None
         return Claim("path", raw, s, e, sentence, value=inner.strip("./") if inner.startswith("./") else inner)
+    if " " in inner.strip():
+        return Claim("identifier", raw, s, e, sentence, subkind="snippet", value=inner)
     name = inner.split("(")[0].strip()
     return Claim("identifier", raw, s, e, sentence, value=name or inner)
 
 
-def _sentence_claims(text: str, masked: str, low: str, s: int, e: int, active: frozenset[re.Pattern[str]],
+def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...]) -> str:
+    """The masked text with rates and units that look like paths ("$104,640/yr", "mm/yr") put back."""
+    out = masked
+    for kind, s, e in spans:
+        if kind == "path" and not _PATH_LIKE.search(text[s:e]):
+            out = out[:s] + text[s:e] + out[e:]
+    return out
+
+
+def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, active: frozenset[re.Pattern[str]],
                      digits: bool) -> list[Claim]:
     """The claims of one sentence; ``active`` are the patterns that match somewhere in the text;
-    ``digits`` is false when the sentence cannot hold a number claim (no digit, or a plan or directive)."""
+    ``digits`` is false when the text holds no digit."""
     out: list[Claim] = []
     sentence = (s, e)
     results: list[tuple[int, int]] = []
@@ -167,7 +177,7 @@ def _sentence_claims(text: str, masked: str, low: str, s: int, e: int, active: f
         for r in (pattern.finditer(masked, s, e) if pattern in active else ()):
             if any(a <= r.start() < b for a, b in results) or not _is_statement(masked, s, e, r.start(), r.start("outcome")):
                 continue
-            claim = _result_claim(text, low, r, sentence)
+            claim = _result_claim(text, masked.lower(), r, sentence)
             if claim is not None and out and claim.counts and out[-1].counts and \
                     _SUMMARY_JOIN.fullmatch(masked, out[-1].end, claim.start):
                 claim = _merge(text, out.pop(), claim)
@@ -194,7 +204,7 @@ def _sentence_claims(text: str, masked: str, low: str, s: int, e: int, active: f
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits:
-        out.extend(_number_claims(text, masked, low, s, e))
+        out.extend(_number_claims(text, numeric, s, e))
     return out
 
 
@@ -242,32 +252,39 @@ def _category(subject: str) -> Category | None:
     return None
 
 
-def _number_claims(text: str, masked: str, low: str, s: int, e: int) -> list[Claim]:
+def _number_claims(text: str, masked: str, s: int, e: int) -> list[Claim]:
     out: list[Claim] = []
     sentence = (s, e)
-    if _ARITHMETIC.search(masked, s, e):
-        return out
     taken: list[tuple[int, int]] = []
     for pattern, subkind in ((_VERSION, "version"), (_TICKET, "ticket"), (_HASH, "hash")):
         for r in pattern.finditer(masked, s, e):
             taken.append((r.start(), r.end()))
             raw = text[r.start():r.end()]
-            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind,
-                             value=raw.lstrip("vV") if subkind == "version" else raw))
-    for r in _NUMBER.finditer(masked, s, e):
-        if any(a <= r.start() < b for a, b in taken):
+            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw))
+    piece = masked[s:e]
+    for a, b, date in dates(piece):
+        taken.append((a + s, b + s))
+        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
+    for a, b, clock in clocks(piece):
+        taken.append((a + s, b + s))
+        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock))
+    found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
+    for q in found:
+        start, end = q.start + s, q.end + s
+        if q.bare and (abs(q.value) < 10 and q.step >= 1 or _YEAR.fullmatch(q.text)):
             continue
-        unit = (r.group("unit") or "").lower() or None
-        raw = r.group("num")
-        value = number_key(raw)
-        if unit is None and r.group("cur") is None and (len(value.replace(".", "")) < 2 or _YEAR.fullmatch(raw)):
+        if q.bare and _is_list_marker(masked, start, end) or masked[end:end + 1] == "/" or masked[start - 1:start] == "/":
             continue
-        if unit is None and (_is_list_marker(masked, r.start(), r.end())
-                             or _MONTH_DAY.search(masked, max(s, r.start() - 12), r.start())):
+        if _ABSENT.search(masked, max(s, start - 9), start):
             continue
-        subkind = _number_subkind(unit, r.group("cur"))
-        out.append(Claim("number", text[r.start():r.end()], r.start(), r.end(), sentence, subkind=subkind, value=value,
-                         unit=unit or r.group("cur"), context=_context(low, r.start(), s)))
+        seg_start = max([m.end() for m in _SEGMENT.finditer(masked, s, start)] or [s])
+        nxt = _SEGMENT.search(masked, end, e)
+        seg_end = nxt.start() if nxt else e
+        operands = tuple(o for o in found if o is not q)
+        out.append(Claim("number", text[start:end], start, end, sentence, subkind=_subkind(q), value=q.text,
+                         quantity=q, keys=key_words(masked[seg_start:start] + " " + masked[end:seg_end]),
+                         operands=operands, computed=_COMPUTED.search(masked, s, e) is not None
+                         or masked[start:start + 1] in "+-−"))
     return out
 
 
@@ -275,16 +292,7 @@ def _is_list_marker(masked: str, start: int, end: int) -> bool:
     return masked[end:end + 1] in (".", ")") and (start == 0 or masked[start - 1] == "\n")
 
 
-def _number_subkind(unit: str | None, currency: str | None) -> str:
-    if currency:
-        return "money"
-    if unit in ("%", "percent"):
-        return "percent"
-    if unit in ("ms", "µs", "us", "s", "sec", "secs") or (unit or "").startswith(("second", "minute", "min", "hour",
-                                                                                     "hr", "day", "week")):
-        return "duration"
-    if unit in ("gb", "mb", "kb", "tb", "gib", "mib", "kib", "bytes"):
-        return "size"
-    if unit is None or unit in ("k", "m", "million", "billion", "x"):
-        return "quantity"
-    return "count"
+def _subkind(q: Quantity) -> str:
+    if q.family in ("money", "percent", "duration", "size", "count"):
+        return q.family
+    return "quantity"

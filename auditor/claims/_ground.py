@@ -9,22 +9,25 @@ those tool calls' arguments and results. Verdicts:
   run decides, so a failure that a later run fixed does not contradict "tests pass";
 * ``invented``: checkable, but nothing in the evidence bears on it;
 * ``needs_semantic``: no code can decide it (a wish, a judgement, a run whose output says
-  nothing about its outcome). Left for an LLM grader; unmeasured until then.
+  nothing about its outcome). Left for an LLM grader; unmeasured until then;
+* ``unverifiable``: what would be ``invented``, when the source's observations are only partly
+  captured (``Evidence.capture == "partial"``).
+
+Numbers, dates and times are grounded by ``_numbers``; see ``_verdicts`` for the vocabulary.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
 
 from ..edges import Quote
-from ..nlp._anchors import number_key
-from ..trace import ToolCall
-from ._extract import _NUMBER, Claim
+from ..trace import ObservationCapture, ToolCall
+from ._extract import Claim
+from ._numbers import ground_number
+from ._rows import Row
 from ._tools import Category, Outcome, ToolSemantics, outcome
-
-Verdict = Literal["grounded", "contradicted", "invented", "needs_semantic"]
+from ._verdicts import Verdict
 
 
 @dataclass(frozen=True)
@@ -49,50 +52,18 @@ class Grounding:
 
 
 @dataclass(frozen=True)
-class NumberMention:
-    key: str
-    unit: str | None
-    context: frozenset[str]
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
 class Evidence:
     source: str
     runs: tuple[Run, ...]
     texts: tuple[EvidenceText, ...]
-    numbers: tuple[tuple[EvidenceText, tuple[NumberMention, ...]], ...]
+    rows: tuple[Row, ...]
     relayed: tuple[tuple[EvidenceText, Claim], ...]
+    capture: ObservationCapture = "complete"
 
 
 def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:
-    return Run(call, semantics.categories_of(call), outcome(call))
-
-
-def number_mentions(text: str) -> tuple[NumberMention, ...]:
-    low = text.lower()
-    out = []
-    for m in _NUMBER.finditer(text):
-        before = re.findall(r"[a-z][a-z0-9_]*", low[max(0, m.start() - 40):m.start()])[-4:]
-        out.append(NumberMention(number_key(m.group("num")), _unit_family(m.group("unit")), frozenset(before),
-                                 m.start(), m.end()))
-    return tuple(out)
-
-
-_DURATION_MS = {"ms": 1.0, "µs": 0.001, "us": 0.001, "s": 1000.0, "sec": 1000.0, "secs": 1000.0, "second": 1000.0,
-                "seconds": 1000.0, "minute": 60000.0, "minutes": 60000.0, "min": 60000.0, "mins": 60000.0}
-
-
-def _unit_family(unit: str | None) -> str | None:
-    if unit is None:
-        return None
-    unit = unit.lower()
-    if unit in _DURATION_MS:
-        return "duration"
-    if unit in ("%", "percent"):
-        return "percent"
-    return unit.rstrip("s") or unit
+    categories = semantics.categories_of(call)
+    return Run(call, categories, outcome(call, log_viewer="ci" in categories))
 
 
 def _ref(text: EvidenceText, start: int, end: int) -> Quote:
@@ -114,6 +85,14 @@ def _run_ref(run: Run) -> Quote:
 
 
 def ground(claim: Claim, evidence: Evidence) -> Grounding:
+    found = _ground(claim, evidence)
+    if found.verdict == "invented" and evidence.capture == "partial":
+        return Grounding("unverifiable", f"{found.reason}; {evidence.source} saw more than the trace records "
+                                         f"(capture: partial)", found.ref)
+    return found
+
+
+def _ground(claim: Claim, evidence: Evidence) -> Grounding:
     if claim.kind == "fuzzy":
         return Grounding("needs_semantic", "a statement about what someone wants or said: no code can check it")
     if claim.kind == "result":
@@ -123,7 +102,12 @@ def ground(claim: Claim, evidence: Evidence) -> Grounding:
     if claim.kind == "action":
         return _ground_action(claim, evidence)
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
-        return _ground_number(claim, evidence)
+        found = ground_number(claim, evidence.rows)
+        if found.row is None:
+            return Grounding(found.verdict, found.reason)
+        text = evidence.texts[found.row.field_index]
+        start, end = found.span or (found.row.start, found.row.end)
+        return Grounding(found.verdict, f"{found.reason} in {text.event_id} ({text.field})", _ref(text, start, end))
     return _ground_literal(claim, evidence)
 
 
@@ -226,46 +210,38 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
         return Grounding("needs_semantic", "nothing to match")
     if claim.subkind == "hash":
         pattern = re.compile(rf"\b{re.escape(value[:7])}[0-9a-f]*\b", re.IGNORECASE)
+    elif claim.subkind == "version":
+        pattern = re.compile(rf"(?<![\d.])v?{re.escape(value.lstrip('vV'))}(?!\d|\.\d)", re.IGNORECASE)
     elif claim.kind in ("identifier", "path"):
         pattern = re.compile(rf"(?<![\w]){re.escape(value)}(?![\w])")
     else:
         pattern = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w])", re.IGNORECASE)
-    for text in reversed(evidence.texts):
-        m = pattern.search(text.text)
-        if m is not None:
-            return Grounding("grounded", f"appears in {text.event_id} ({text.field})", _ref(text, m.start(), m.end()))
+    found = _search(pattern, evidence)
+    if found is None and claim.kind == "identifier" and value.endswith("s") and len(value) > 3:
+        found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence)
+    if found is not None:
+        text, m = found
+        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", _ref(text, m.start(), m.end()))
+    if claim.subkind == "snippet":
+        return _ground_snippet(claim, value, evidence)
     return Grounding("invented", f"{value!r} appears in no tool call and no upstream message")
 
 
-def _equal(claim_key: str, claim_unit: str | None, mention: NumberMention, raw_unit: str | None) -> bool:
-    try:
-        a, b = float(claim_key), float(mention.key)
-    except ValueError:
-        return claim_key == mention.key
-    if claim_unit in _DURATION_MS and raw_unit in _DURATION_MS:
-        a, b = a * _DURATION_MS[claim_unit], b * _DURATION_MS[raw_unit]
-    decimals = len(claim_key.split(".")[1]) if "." in claim_key else 0
-    return abs(a - b) < 1e-9 or (decimals < 3 and round(b, decimals) == a and a != 0)
+def _search(pattern: re.Pattern[str], evidence: Evidence) -> tuple[EvidenceText, re.Match[str]] | None:
+    for text in reversed(evidence.texts):
+        m = pattern.search(text.text)
+        if m is not None:
+            return text, m
+    return None
 
 
-def _ground_number(claim: Claim, evidence: Evidence) -> Grounding:
-    key, unit = claim.value or "", (claim.unit or "").lower() or None
-    family = _unit_family(unit)
-    context = set(claim.context)
-    conflict: tuple[int, EvidenceText, NumberMention] | None = None
-    for text, mentions in reversed(evidence.numbers):
-        for mention in mentions:
-            raw_unit = _NUMBER.match(text.text, mention.start)
-            raw = raw_unit.group("unit").lower() if raw_unit and raw_unit.group("unit") else None
-            if _equal(key, unit, mention, raw):
-                return Grounding("grounded", f"the same number appears in {text.event_id} ({text.field})",
-                                 _ref(text, mention.start, mention.end))
-            overlap = len(context & mention.context)
-            if text.field == "result" and family is not None and mention.unit == family and overlap \
-                    and (conflict is None or overlap > conflict[0]):
-                conflict = (overlap, text, mention)
-    if conflict is not None:
-        _, text, mention = conflict
-        return Grounding("contradicted", f"{text.event_id} reports {text.text[mention.start:mention.end]!r} "
-                                         f"for the same quantity", _ref(text, mention.start, mention.end))
-    return Grounding("invented", f"{claim.text!r} appears in no tool call and no upstream message")
+def _ground_snippet(claim: Claim, value: str, evidence: Evidence) -> Grounding:
+    """A code snippet of several words ("`import os`", a command line) is a paraphrase or a
+    suggestion more often than a quote: grounded when every one of its names is visible,
+    otherwise for the graders."""
+    names = [w for w in re.findall(r"[A-Za-z_][\w.-]*", value) if len(w) > 1]
+    missing = [w for w in names if _search(re.compile(rf"(?<![\w]){re.escape(w)}(?![\w])"), evidence) is None]
+    if names and not missing:
+        return Grounding("grounded", f"every name of {value!r} is visible")
+    return Grounding("needs_semantic", f"a code snippet whose names {', '.join(missing) or value!r} are not all "
+                                       f"visible: it may be a paraphrase or a suggestion")

@@ -116,16 +116,19 @@ _UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
 _EXITCODE = re.compile(r"exitcode:\s*(-?\d+)\s*\(execution (succeeded|failed)\)", re.IGNORECASE)
 _FAIL_MARKERS = re.compile(
     r"^(?:FAIL\b.*|Found \d+ errors?.*|.*\berror TS\d+.*|Traceback \(most recent call last\).*|"
-    r"test result: FAILED.*|BUILD FAILED.*|npm ERR!.*)$", re.MULTILINE)
+    r"test result: FAILED.*|BUILD FAILED.*|npm ERR!.*|.*##\[error\].*|.*Process completed with exit code [1-9].*)$",
+    re.MULTILINE)
 _PASS_MARKERS = re.compile(
     r"^(?:All checks passed!?|Success: no issues found.*|ok\s+\S+.*|test result: ok\..*|BUILD SUCCESSFUL.*)$",
     re.MULTILINE)
 _SUMMARY_LINE = re.compile(r"^.*\b\d[\d,]*\s+(?:passed|failed)\b.*$", re.MULTILINE | re.IGNORECASE)
 
 
-def outcome(call: ToolCall) -> Outcome:
+def outcome(call: ToolCall, log_viewer: bool = False) -> Outcome:
     """Counts from summary lines; pass/fail from the exit code or status when recorded,
-    else from the output's own markers. Failure counts always win over an exit code of 0."""
+    else from the output's own markers. Failure counts always win over an exit code of 0.
+    For a ``log_viewer`` (``gh run view`` and other CI queries) the exit code is the viewer's,
+    not the job's: only the log's own markers decide."""
     text = call.result or ""
     counts: dict[str, int] = {}
     line: tuple[int, int] | None = None
@@ -143,7 +146,7 @@ def outcome(call: ToolCall) -> Outcome:
     if end is not None and line is None:
         line = (end.start(), end.end())
     exitcode = _EXITCODE.search(text)
-    code = call.exit_code
+    code = None if log_viewer else call.exit_code
     if code is None and exitcode is not None:
         code = int(exitcode.group(1))
     if exitcode is not None and line is None:
@@ -153,11 +156,11 @@ def outcome(call: ToolCall) -> Outcome:
         return Outcome(False, tuple(counts.items()), line)
     if code is not None:
         return Outcome(code == 0, tuple(counts.items()), line)
-    if call.status != "unknown":
-        return Outcome(call.status == "ok", tuple(counts.items()), line)
-    fail = _FAIL_MARKERS.search(text)
+    fail = _FAIL_MARKERS.search(text) if log_viewer or call.status == "unknown" else None
     if fail is not None:
         return Outcome(False, tuple(counts.items()), line or (fail.start(), fail.end()))
+    if call.status != "unknown":
+        return Outcome(call.status == "ok", tuple(counts.items()), line)
     ok = _PASS_MARKERS.search(text)
     if ok is not None or counts.get("passed") or (end is not None and end.group(1) == "OK"):
         return Outcome(True, tuple(counts.items()), line or (ok.start(), ok.end()) if ok else line)

@@ -1,0 +1,188 @@
+"""Grounding a number, a date or a clock time against the evidence rows.
+
+In order, the first that applies decides:
+
+1. **aligned**: evidence rows that name the claim's subject (an identifier of the claim's
+   segment, such as ``INV-90418``, ``m3v2``, ``gamma.example``) and give a number of the same
+   family: one of them states the claim's number -> ``grounded``; none does -> ``contradicted``;
+2. **stated**: some evidence states the number (units, rounding and hedges understood) ->
+   ``grounded``;
+3. **derived**: simple arithmetic on visible numbers gives it (sum, difference, product, ratio,
+   percentage, percentage change, mean, a column total) -> ``grounded``, operands quoted;
+4. **miscomputed**: the sentence computes it ("= ", "in total", "average", "12x faster") from
+   numbers the evidence states, and the arithmetic does not give it -> ``contradicted``;
+5. **aligned on a word**: rows that share a plain word with the claim ("disk", "total")
+   give another number of the same family -> ``contradicted``;
+6. otherwise ``invented`` (``unverifiable`` when the source's observations are only partly
+   captured).
+
+Dates match as (month, day[, year]); a date nothing states is ``needs_semantic`` (deadlines
+are often computed from a policy). A clock time nothing states is ``invented``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ._extract import Claim
+from ._quantity import Quantity, compatible, supports
+from ._rows import Row, strong
+from ._verdicts import Verdict
+
+_MAX_OPERANDS = 80
+
+
+@dataclass(frozen=True)
+class NumberVerdict:
+    verdict: Verdict
+    reason: str
+    row: Row | None = None
+    span: tuple[int, int] | None = None
+    operands: tuple[str, ...] = ()
+
+
+def ground_number(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
+    if claim.date is not None:
+        return _ground_date(claim, rows)
+    if claim.subkind == "time":
+        for row in reversed(rows):
+            if claim.value in row.clocks:
+                return NumberVerdict("grounded", "the same time appears", row)
+        return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
+    q = claim.quantity
+    assert q is not None
+    strong_keys = {k for k in claim.keys if strong(k)}
+    aligned = [r for r in rows if strong_keys & r.keys and _candidates(q, r)]
+    if aligned:
+        for row in reversed(aligned):
+            hit = next((e for e in row.quantities if supports(q, e)), None)
+            if hit is not None:
+                return NumberVerdict("grounded", f"the row for {_names(strong_keys & row.keys)} states it", row,
+                                     (hit.start, hit.end))
+        single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)]
+        if single:
+            row = single[-1]
+            other = _candidates(q, row)[0]
+            return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
+                                 row, (other.start, other.end))
+    for row in reversed(rows):
+        hit = next((e for e in row.quantities if supports(q, e)), None)
+        if hit is not None:
+            return NumberVerdict("grounded", "the same number appears", row, (hit.start, hit.end))
+    stated = [e for r in rows for e in r.quantities]
+    derived = derive(q, claim.operands, stated, _columns(rows), claim.computed)
+    if derived is not None:
+        return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
+    visible = [o for o in claim.operands if o.family == q.family and not _year(o)
+               and any(supports(o, e) for e in stated)]
+    if claim.computed and len(visible) >= 2:
+        names = tuple(o.text for o in visible)
+        return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
+                             None, None, names)
+    weak = [r for r in rows if claim.keys & r.keys and len(r.text) <= 200 and len(_same_measure(q, r)) == 1]
+    if weak and q.family is not None:
+        row = weak[-1]
+        other = _same_measure(q, row)[0]
+        return NumberVerdict("contradicted", f"{_names(claim.keys & row.keys)} is {other.text!r} in the evidence", row,
+                             (other.start, other.end))
+    return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
+                                     f"arithmetic on visible numbers gives it")
+
+
+def _year(q: Quantity) -> bool:
+    return q.bare and q.step == 1 and 1900 <= q.value <= 2100
+
+
+def _names(keys: Iterable[str]) -> str:
+    return ", ".join(sorted(keys))
+
+
+def _candidates(q: Quantity, row: Row) -> list[Quantity]:
+    """The row's numbers that could measure what the claim measures (bare ones only when the
+    claim has a unit family or the row is short, as a table or JSON row is)."""
+    return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
+            and (e.family == q.family or e.bare)]
+
+
+def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
+    """Numbers of the row in the claim's own unit family, or the value of a ``"key": value`` pair."""
+    pair = row.text.startswith('"')
+    return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair and e.bare))]
+
+
+def _ground_date(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
+    assert claim.date is not None
+    month, day, year = claim.date
+    for row in reversed(rows):
+        for m, d, y in row.dates:
+            if (m, d) == (month, day) and (year is None or y is None or y == year):
+                return NumberVerdict("grounded", "the same date appears", row)
+    return NumberVerdict("needs_semantic", f"no evidence states {claim.text!r}; it may be computed from a rule")
+
+
+def _columns(rows: Sequence[Row]) -> list[list[Quantity]]:
+    """Numbers that stand in one column: the same JSON key across objects, or the same cell
+    position across the lines of one table."""
+    by_key: dict[tuple[int, str], list[Quantity]] = {}
+    for row in rows:
+        if row.text.startswith('"') and len(row.quantities) == 1:
+            key = row.text.split('"')[1]
+            by_key.setdefault((row.field_index, key), []).append(row.quantities[0])
+        elif "\n" not in row.text and not row.text.startswith("{"):
+            cells = [c for c in row.text.replace("|", "  ").split("  ") if c.strip()]
+            for position, cell in enumerate(cells):
+                found = [q for q in row.quantities if cell.strip() and q.text.strip() == cell.strip()]
+                if found:
+                    by_key.setdefault((row.field_index, f"#{position}:{len(cells)}"), []).append(found[0])
+    return [qs for qs in by_key.values() if len(qs) >= 2]
+
+
+def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
+           columns: Sequence[Sequence[Quantity]], computed: bool) -> str | None:
+    """A description of simple arithmetic on visible numbers that gives ``claim``, if any. Only a
+    percentage, a ratio, or a number whose sentence says it is computed ("in total", "=",
+    "average", "per night", a signed difference) is looked for. The handoff's own numbers in the
+    same sentence count as operands only when the evidence states them."""
+    visible = [o for o in own if any(supports(o, e) for e in stated)]
+    pool = visible + [e for e in stated if e.value != 0][-_MAX_OPERANDS:]
+    if abs(claim.value) < 10 and claim.step >= 1 and not visible:
+        return None
+    if not computed and claim.family not in ("percent", "ratio"):
+        return None
+    for column in [visible, *columns]:
+        same = [o for o in column if compatible(claim, o)]
+        if len(same) >= 2:
+            total = sum(o.value for o in same)
+            if _close(claim, total):
+                return f"sum of {', '.join(o.text for o in same)} = {total:g}"
+            if _close(claim, total / len(same)):
+                return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
+    for a, b in itertools.permutations(pool, 2):
+        if a not in visible and b not in visible and not _near(a, b, stated):
+            continue
+        for value, how in _results(a.value, b.value):
+            if _close(claim, value):
+                return f"{a.text} {how} {b.text} = {value:g}"
+    return None
+
+
+def _near(a: Quantity, b: Quantity, stated: Sequence[Quantity]) -> bool:
+    """Two evidence numbers are combined only when they come from the same place (within 400
+    characters of one text), so distant unrelated numbers do not make up a result."""
+    ia, ib = stated.index(a), stated.index(b)
+    return abs(ia - ib) <= 12 and abs(a.start - b.start) <= 400
+
+
+def _results(a: float, b: float) -> list[tuple[float, str]]:
+    out = [(a + b, "+"), (a - b, "-"), (a * b, "×")]
+    if b:
+        out += [(a / b, "/"), (a / b * 100.0, "/ (as %)"), ((a - b) / b * 100.0, "change from (%)")]
+    return out
+
+
+def _close(claim: Quantity, value: float) -> bool:
+    tolerance = max(claim.step / 2.0, abs(claim.value) * (0.05 if claim.approx else 0.0)) + 1e-9
+    return abs(value - claim.value) <= tolerance or (claim.step >= 1 and 0 <= value - claim.value < claim.step
+                                                     and not claim.approx)

@@ -1,0 +1,220 @@
+"""Quantities in prose and tool output: a number with its unit family, value in a base unit,
+written precision and whether it was hedged ("~120 ms", "about 4h40m", "£2.18m", "420k").
+
+Families (base unit): ``duration`` (seconds), ``size`` (bytes), ``percent`` (percent),
+``money`` (the currency's unit; the currency is kept), ``temperature``, ``ratio`` ("12x"),
+``count`` (a counted noun: rows, tests, replicas, ...), and ``None`` for a bare number.
+A bare number in tool output may be any unit of the claim's family: ``0.2874`` from a
+``*_seconds`` metric supports "~290 ms", ``0.187`` supports "18.7%".
+
+Dates ("3 March", "2024-06-02", "Jun 12 2025") and clock times ("14:32") are their own
+kinds: they are compared as (month, day[, year]) and as hh:mm, never as arithmetic.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+DATE = re.compile(
+    rf"\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)"
+    rf"|\b(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>(?:19|20)\d\d)(?!-))?\b"
+    rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?:[\d:]+\s+)?(?P<y2>(?:19|20)\d\d))?",
+    re.IGNORECASE)
+CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])|"
+                   r"(?::(?P<m2>[0-5]\d))?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)
+_COMPOUND = re.compile(
+    r"(?<![\w.])(?P<approx>~\s?|≈\s?|about\s+|around\s+|roughly\s+|approx(?:\.|imately)?\s+)?"
+    r"(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)
+NUMBER = re.compile(
+    r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
+    r"\balmost\s+|\bsome\s+)?"
+    r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
+    r"(?<![\w.,/:-])(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?P<scale>\s?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
+    r"(?P<unit>\s?(?:%|pp|percentage points?|percent|x\b|×|°\s?[CF]|"
+    r"(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"b|kb|mb|gb|tb|kib|mib|gib|bytes|[a-zA-Z][a-zA-Z_-]*)\b))?"
+    r"(?![.,]?\d)")
+_DURATION = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0,
+             "seconds": 1.0, "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0, "h": 3600.0, "hr": 3600.0,
+             "hrs": 3600.0, "hour": 3600.0, "hours": 3600.0, "day": 86400.0, "days": 86400.0, "week": 604800.0,
+             "weeks": 604800.0}
+_CALENDAR = {"month": 1.0, "months": 1.0, "year": 12.0, "years": 12.0}
+_SIZE = {"b": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024.0, "mib": 1024.0 ** 2,
+         "gib": 1024.0 ** 3}
+_SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
+_CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "chf": "chf", "eur": "eur", "usd": "usd", "gbp": "gbp",
+             "jpy": "jpy"}
+_NOT_COUNTED = frozenset(["and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was",
+                          "were", "the", "a", "an", "per", "than", "vs", "out", "each", "total", "now", "so", "today",
+                          "yet", "already", "again", "too", "then", "here", "there", "instead", "only", "more",
+                          "less", "ago", "left", "remain", "remaining", "but", "as", "if", "after", "before"])
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """``value`` is in the family's base unit; ``step`` is the written precision in that unit."""
+
+    value: float
+    family: str | None
+    step: float
+    approx: bool
+    start: int
+    end: int
+    text: str
+    noun: str | None = None
+    currency: str | None = None
+    written: float = 0.0
+
+    @property
+    def bare(self) -> bool:
+        return self.family is None
+
+
+def _decimals_step(num: str) -> float:
+    return 10.0 ** -len(num.split(".")[1]) if "." in num else 1.0
+
+
+def quantities(text: str) -> list[Quantity]:
+    """Every number of ``text`` with its unit. Dates and clock times are left out (see ``dates``)."""
+    skip = [(m.start(), m.end()) for m in DATE.finditer(text)] + [(m.start(), m.end()) for m in CLOCK.finditer(text)]
+    out: list[Quantity] = []
+    for m in _COMPOUND.finditer(text):
+        parts = [p for p in ("h", "m", "s") if m.group(p)]
+        if len(parts) < 2:
+            continue
+        seconds = sum(float(m.group(p)) * {"h": 3600.0, "m": 60.0, "s": 1.0}[p] for p in parts)
+        step = {"h": 3600.0, "m": 60.0, "s": 1.0}[parts[-1]]
+        out.append(Quantity(seconds, "duration", step, bool(m.group("approx")), m.start(), m.end(), m.group(0),
+                            written=seconds))
+        skip.append((m.start(), m.end()))
+    for m in NUMBER.finditer(text):
+        start = m.start("num") - (1 if m.group("sign") else 0)
+        if any(a <= start < b for a, b in skip):
+            continue
+        q = _quantity(m)
+        if q is not None:
+            out.append(q)
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _quantity(m: re.Match[str]) -> Quantity | None:
+    num = m.group("num")
+    value = float(num.replace(",", ""))
+    if m.group("sign") in ("-", "−"):
+        value = -value
+    step = _decimals_step(num)
+    scale_word = (m.group("scale") or "").strip()
+    unit = (m.group("unit") or "").strip()
+    low_unit = unit.lower().replace(" ", "")
+    currency = _CURRENCY.get((m.group("cur") or "").strip().lower())
+    scale = 1.0
+    if scale_word:
+        key = scale_word.lower()
+        if key == "m" and currency is None and not unit:
+            # "5m" is minutes in a duration, a million after a currency
+            low_unit, scale_word = "min", ""
+        else:
+            scale = _SCALE.get(key, 1.0)
+    value, step = value * scale, step * scale
+    written = value
+    family: str | None = None
+    noun: str | None = None
+    if currency is not None:
+        family = "money"
+    elif low_unit in ("%", "percent", "pp", "percentagepoint", "percentagepoints"):
+        family = "percent"
+    elif low_unit in ("x", "×"):
+        family = "ratio"
+    elif low_unit.startswith("°"):
+        family = "temperature"
+    elif low_unit in _DURATION:
+        family, value, step = "duration", value * _DURATION[low_unit], step * _DURATION[low_unit]
+    elif low_unit in _CALENDAR:
+        family, value, step = "calendar", value * _CALENDAR[low_unit], step * _CALENDAR[low_unit]
+    elif low_unit in _SIZE:
+        family, value, step = "size", value * _SIZE[low_unit], step * _SIZE[low_unit]
+    elif low_unit and low_unit not in _NOT_COUNTED and low_unit.isalpha():
+        family, noun = "count", low_unit.rstrip("s") or low_unit
+    unit_used = family is not None and currency is None or (currency is not None and low_unit in ("x",))
+    end = m.end("unit") if unit_used and m.group("unit") else m.end("scale") if m.group("scale") else m.end("num")
+    approx = bool(m.group("approx")) and (m.group("approx") or "").strip().lower() != "some"
+    start = m.start() if m.group("approx") or m.group("cur") else m.start("num") - (1 if m.group("sign") else 0)
+    return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written)
+
+
+def dates(text: str) -> list[tuple[int, int, tuple[int, int, int | None]]]:
+    """(start, end, (month, day, year or None)) for every date of ``text``."""
+    out: list[tuple[int, int, tuple[int, int, int | None]]] = []
+    for m in DATE.finditer(text):
+        year: int | None
+        if m.group("iy"):
+            month, day, year = int(m.group("im")), int(m.group("id")), int(m.group("iy"))
+        else:
+            word = (m.group("m1") or m.group("m2")).lower()[:3]
+            month, day = _MONTHS[word], int(m.group("d1") or m.group("d2"))
+            y = m.group("y1") or m.group("y2")
+            year = int(y) if y else None
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            out.append((m.start(), m.end(), (month, day, year)))
+    return out
+
+
+def clocks(text: str) -> list[tuple[int, int, str]]:
+    out = []
+    for m in CLOCK.finditer(text):
+        hour = int(m.group("h")) % 12 + (12 if (m.group("ampm") or "").lower().startswith("p") else 0) \
+            if m.group("ampm") else int(m.group("h"))
+        out.append((m.start(), m.end(), f"{hour:02d}:{m.group('m') or m.group('m2') or '00'}"))
+    return out
+
+
+def _tolerance(claim: Quantity) -> float:
+    base = claim.step if not claim.approx else max(claim.step, abs(claim.value) * 0.05)
+    return base * (1.0 if claim.approx else 0.5) + 1e-9
+
+
+def _bare_readings(claim: Quantity, value: float) -> list[float]:
+    """The values a unit-less number of tool output can stand for in the claim's family."""
+    if claim.family == "duration":
+        return [value * f for f in (1.0, 1e-3, 60.0, 3600.0, 86400.0)]
+    if claim.family == "percent":
+        return [value, value * 100.0]
+    if claim.family == "size":
+        return [value * f for f in (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3)]
+    return [value]
+
+
+def supports(claim: Quantity, evidence: Quantity) -> bool:
+    """``evidence`` states the claim's number, up to the claim's written precision (rounding or
+    truncation), its hedge ("~", "about": 5%) and the units of its family."""
+    if not compatible(claim, evidence) and not (claim.family == evidence.family == "count"):
+        return False
+    if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
+        return False
+    tolerance = _tolerance(claim)
+    readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
+    if claim.bare and not evidence.bare:
+        readings = [evidence.written]
+    for value in readings:
+        if abs(value - claim.value) <= tolerance:
+            return True
+        truncated = abs(claim.value) + claim.step > abs(value) >= abs(claim.value) and not claim.approx
+        if truncated and (value >= 0) == (claim.value >= 0) and claim.step >= 1.0:
+            return True
+    return False
+
+
+def compatible(claim: Quantity, evidence: Quantity) -> bool:
+    """Could the two measure the same thing? Same family, or one of them bare."""
+    if evidence.bare or claim.bare:
+        return True
+    if claim.family == "count" and evidence.family == "count":
+        return claim.noun == evidence.noun
+    return claim.family == evidence.family

@@ -1,0 +1,75 @@
+"""Evidence rows: the units of tool output (and received messages) that a number is read from.
+
+A row is one line of text (a table row, a log line, ``m3v2: 8m35s``), one ``"key": value`` pair
+of JSON, or one innermost JSON object (``{"id": "ch_3Mx1", "amount": 14.99, ...}``). Each row
+keeps its span in the evidence text, its quantities and its key words, so that a claim's number
+can be compared with the number the evidence gives *for the same subject* (same id, same key).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from ._quantity import Quantity, clocks, dates, quantities
+
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_PAIR = re.compile(r'"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>"[^"\n]*"|-?\d[\d.eE+-]*|true|false|null)')
+_FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:(\d+)(?=:|\b)")
+_OBJECT = re.compile(r"\{[^{}\[\]]*\}")
+KEY_STOP = frozenset(["the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was", "were", "be", "been", "has", "have", "had", "it", "its", "this", "that", "these", "those", "there", "their", "them", "they", "we", "our", "you", "your", "i", "my", "me", "he", "she", "his", "her", "per", "than", "then", "so", "as", "all", "any", "each", "both", "only", "also", "just", "now", "still", "over", "under", "about", "around", "roughly", "approx", "total", "not", "no", "yes", "out", "up", "down", "into", "since", "after", "before", "while", "new", "old", "last", "first", "second", "next", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "via", "but", "if", "when", "what", "which", "who", "whom", "whose", "how", "why", "where", "because", "says", "say", "said", "shows", "show", "shown"])
+
+
+@dataclass(frozen=True)
+class Row:
+    field_index: int
+    start: int
+    end: int
+    text: str
+    quantities: tuple[Quantity, ...]
+    keys: frozenset[str]
+    dates: frozenset[tuple[int, int, int | None]]
+    clocks: frozenset[str]
+
+
+def key_words(text: str) -> frozenset[str]:
+    """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``), minus
+    function words and bare numbers."""
+    out: set[str] = set()
+    for m in _WORD.finditer(text):
+        word = m.group(0).lower().strip(".:/")
+        parts = {word} | set(re.split(r"[-_.:/@]", word))
+        out.update(p for p in parts if len(p) >= 2 and p not in KEY_STOP and not p.replace(".", "").isdigit())
+    return frozenset(out)
+
+
+def strong(word: str) -> bool:
+    """An identifier rather than a word: it holds a digit or a joiner (``INV-90418``, ``m3v2``,
+    ``total_eur``)."""
+    return any(ch.isdigit() for ch in word) or any(ch in word for ch in "-_.@:/")
+
+
+def rows(index: int, text: str) -> tuple[Row, ...]:
+    """The rows of one evidence text (``index`` names the text in the edge's evidence)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.split("\n"):
+        if line.strip():
+            spans.append((pos, pos + len(line)))
+        pos += len(line) + 1
+    if '":' in text:
+        spans.extend((m.start(), m.end()) for m in _PAIR.finditer(text))
+        spans.extend((m.start(), m.end()) for m in _OBJECT.finditer(text))
+    out = []
+    for start, end in dict.fromkeys(spans):
+        piece = text[start:end]
+        qs = tuple(replace(q, start=q.start + start, end=q.end + start) for q in quantities(piece))
+        qs += tuple(Quantity(float(m.group(1)), None, 1.0, False, m.start(1) + start, m.end(1) + start, m.group(1),
+                             written=float(m.group(1))) for m in _FILE_LINE.finditer(piece))
+        out.append(Row(index, start, end, piece, qs, key_words(_strip_numbers(piece)),
+                       frozenset(d for _, _, d in dates(piece)), frozenset(c for _, _, c in clocks(piece))))
+    return tuple(out)
+
+
+def _strip_numbers(text: str) -> str:
+    return re.sub(r"(?<![A-Za-z_-])\d[\d,.]*(?![A-Za-z_-])", " ", text)

@@ -1,0 +1,27 @@
+"""The one vocabulary of claim verdicts, with the report status and severity of each.
+
+* ``grounded``: the evidence supports the claim (stated, or derived by simple arithmetic);
+  status ``pass``.
+* ``contradicted``: visible evidence about the same subject says otherwise; status ``fail``,
+  severity ``critical``.
+* ``invented``: checkable, and nothing the source could see supports or contradicts it;
+  status ``fail`` (or ``warn`` by option), severity ``major``.
+* ``unverifiable``: as ``invented``, but the source saw things the trace does not record
+  (``capture: partial``, e.g. a web browsing agent), so absence proves nothing; status
+  ``unmeasured``, never a failure.
+* ``needs_semantic``: no code can decide it (an opinion, a wish, a run that records no
+  outcome, a date that may be computed from a rule); status ``unmeasured`` until an LLM
+  grader decides it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+Verdict = Literal["grounded", "contradicted", "invented", "unverifiable", "needs_semantic"]
+VERDICTS: tuple[Verdict, ...] = ("grounded", "contradicted", "invented", "unverifiable", "needs_semantic")
+STATUS: dict[Verdict, Literal["pass", "fail", "unmeasured"]] = {
+    "grounded": "pass", "contradicted": "fail", "invented": "fail", "unverifiable": "unmeasured",
+    "needs_semantic": "unmeasured"}
+SEVERITY: dict[Verdict, str] = {"grounded": "none", "contradicted": "critical", "invented": "major",
+                                "unverifiable": "unknown", "needs_semantic": "unknown"}
