@@ -215,10 +215,28 @@ def test_runtime_traceback_is_kept_with_the_transcript_and_prose_stays_message_o
     trace = _load(_write(tmp_path, doc))
     observation = _event(trace, "step-2.observation")
     assert isinstance(observation, ToolCall) and observation.arguments == {"action": "I clicked 'Prices'."}
-    assert observation.result is not None and observation.result.endswith("ValueError: boom")
-    assert "Tea 3.50" in observation.result
-    assert "step-4.observation" not in {e.id for e in trace.events}
+    assert observation.result is not None and observation.result.endswith("Tea 3.50\n<Image>")
+    runtime = _event(trace, "step-2.runtime")
+    assert isinstance(runtime, ToolCall) and (runtime.tool, runtime.status, runtime.recorded_as) == (
+        "agent_runtime", "error", "observation")
+    assert runtime.result is not None and runtime.result.startswith("Error processing publish message\nTraceback")
+    assert runtime.result.endswith("ValueError: boom")
+    assert [e.id for e in trace.events if e.id.startswith("step-4")] == ["step-4"]
     assert _event(trace, "step-4").content == summary  # type: ignore[union-attr]
+    edge = _edge(build_edges(trace), "step-2")
+    assert {"step-2.observation", "step-2.runtime"} <= {i.event_id for i in edge.upstream}
+
+
+def test_a_runtime_warning_inside_an_instruction_is_not_the_orchestrators_words(tmp_path: Path) -> None:
+    warning = ("/usr/local/lib/python3.11/site-packages/autogen_magentic_one/agents/orchestrator.py:216: "
+               "UserWarning: Resolved model mismatch: a != b.\n  ledger_response = await self._model_client.create(")
+    doc = {"history": [{"role": "human", "content": "Find the museum."},
+                       {"role": "Orchestrator (-> WebSurfer)", "content": f"Search for the museum.\n{warning}"}]}
+    trace = _load(_write(tmp_path, doc))
+    runtime = _event(trace, "step-1.runtime")
+    assert isinstance(runtime, ToolCall) and runtime.result == warning and runtime.status == "unknown"
+    assert "step-1.observation" not in {e.id for e in trace.events}
+    assert "step-1.runtime" in {i.event_id for i in _edge(build_edges(trace), "step-1").upstream}
 
 
 # Capture: partial for the browsing agents, complete for the others; the config overrides it

@@ -25,12 +25,14 @@ The transcript starts at the first of these markers at the start of a line (``He
 screenshot of``, ``The viewport shows``, ``The following metadata was extracted``, ``Automatic
 OCR of the page screenshot``, ``The following text is visible``, the ``Address: ... Viewport
 position:`` header) and ends after the last ``<Image>`` placeholder, or at the end of the message.
-Text before it is the action echo; other text after it belongs to the message only. The agent
-runtime's own error log ("Error processing publish message" and a traceback), which these logs
-append to the message being handled, is framework output, not the agent's words: it is kept with
-the transcript (or, in a message with no transcript, is a failed observation by itself). A message
+Text before it is the action echo; other text after it belongs to the message only. A message
 that is only a tool error ("File surfer encountered an error decoding JSON arguments: ...") is a
 failed observation.
+
+**Runtime log lines.** The agent runtime writes into the messages of these logs: Python warnings
+(``/.../orchestrator.py:216: UserWarning: ...`` and the source line under it) and "Error processing
+publish message" with a traceback. They are framework output, not the agent's words: a separate
+``agent_runtime`` call of the sender holds them (a transcript ends where they begin).
 
 **Code execution output.** The ComputerTerminal reports "The script ran, then exited with Unix
 exit code: N / Its output was: ...", "The script ran, then exited with an error (POSIX exit code:
@@ -57,9 +59,13 @@ _OPENERS = re.compile(
     re.MULTILINE,
 )
 _IMAGE = "<Image>"
-#: The agent runtime's own error log, which Magentic-One logs append to the message being handled.
-_RUNTIME_ERROR = re.compile(r"^Error processing publish message[ \t]*\nTraceback \(most recent call last\):",
-                            re.MULTILINE)
+#: What the agent runtime itself writes into a message: a Python warning with its source line, or
+#: "Error processing publish message" and a traceback (to the end of the message).
+_RUNTIME_LOG = re.compile(
+    r"^(?:/\S+\.py:\d+: \w*Warning: [^\n]*(?:\n[ \t]+[^\n]*)?"
+    r"|Error processing publish message[ \t]*\nTraceback \(most recent call last\):.*)",
+    re.MULTILINE | re.DOTALL,
+)
 _TOOL_ERROR = re.compile(r"\A\s*(?:Web|File)\s?surfer encountered an error\b", re.IGNORECASE)
 
 _EXIT_CODE = re.compile(
@@ -87,18 +93,20 @@ def split_transcript(content: str) -> Transcript | None:
         start = content.index(text)
         return Transcript("", text, start, start + len(text), "error")
     opener = _OPENERS.search(content)
-    runtime = _RUNTIME_ERROR.search(content)
-    if opener is None or (runtime is not None and runtime.start() < opener.start()):
-        if runtime is None:
-            return None
-        end = len(content.rstrip())
-        return Transcript("", content[runtime.start():end], runtime.start(), end, "error")
+    if opener is None:
+        return None
     start = opener.start()
     image = content.rfind(_IMAGE)
-    end = image + len(_IMAGE) if image >= start else len(content.rstrip())
-    if runtime is not None and runtime.start() >= end:
-        end = len(content.rstrip())
+    runtime = [m.start() for m in _RUNTIME_LOG.finditer(content, start)]
+    end = image + len(_IMAGE) if image >= start else (runtime[0] if runtime else len(content))
+    end = start + len(content[start:end].rstrip())
     return Transcript(content[:start].strip(), content[start:end], start, end, "ok")
+
+
+def runtime_log(content: str) -> str | None:
+    """The runtime's own log lines inside a message (warnings, an error traceback), joined, or None."""
+    parts = [m.group(0).rstrip() for m in _RUNTIME_LOG.finditer(content)]
+    return "\n".join(parts) if parts else None
 
 
 def execution_status(output: str) -> tuple[int | None, Status]:
@@ -126,3 +134,16 @@ def observation_call(event_id: str, agent: str, content: str) -> dict[str, Any] 
             "arguments": {"action": transcript.action} if transcript.action else None,
             "result": transcript.observation, "status": transcript.status, "visible_to": [],
             "recorded_as": "observation"}
+
+
+def runtime_call(event_id: str, agent: str, content: str) -> dict[str, Any] | None:
+    """The runtime's log lines inside the message ``event_id`` as a tool call of ``agent``
+    (tool ``agent_runtime``, id ``<event_id>.runtime``, ``recorded_as: observation``, visible to
+    the agent only; status ``error`` for a traceback): framework output recorded in the message,
+    not the agent's words. None when the message has none."""
+    log = runtime_log(content)
+    if log is None:
+        return None
+    return {"type": "tool_call", "id": f"{event_id}.runtime", "agent": agent, "tool": "agent_runtime",
+            "result": log, "status": "error" if "Traceback (most recent call last)" in log else "unknown",
+            "visible_to": [], "recorded_as": "observation"}

@@ -21,7 +21,8 @@
   the shapes are those of ``_transcripts``) also yields an ``observation`` tool call of its sender
   (id ``step-<i>.observation``, placed just before the message, which stays a broadcast), and that
   agent's observation capture is ``partial``: it browses through a tool whose steps the log does
-  not keep. Every other agent's capture is ``complete``: its only tool is code execution, which the
+  not keep. Runtime log lines inside a message are an ``agent_runtime`` call of the sender (id
+  ``step-<i>.runtime``), not its words. Every other agent's capture is ``complete``: its only tool is code execution, which the
   log records;
 * event ids are ``step-<index>``, the index into ``history`` (Who&When's ``mistake_step``
   therefore names an event id directly).
@@ -34,7 +35,7 @@ from typing import Any
 
 from .._model import Trace
 from ._registry import TraceFormat, register_format
-from ._transcripts import observation_call
+from ._transcripts import observation_call, runtime_call
 from ._whowhen import (
     checked_history,
     code_of,
@@ -134,6 +135,9 @@ def _convert(document: Any, name_hint: str) -> Trace:
         if observation is not None:
             agents[name]["capture"] = "partial"
             events.append(observation)
+        runtime = runtime_call(event_id, name, text) if agents[name].get("kind") != "human" else None
+        if runtime is not None:
+            events.append(runtime)
         events.append({"type": "message", "id": event_id, "sender": name, "recipients": "*", "content": text})
     return Trace.model_validate({
         "schema": "edge-audit.trace.v1", "trace_id": trace_id_of(document, name_hint), "metadata": metadata,

@@ -16,6 +16,9 @@ Evidence (see ``_transcripts`` for the shapes recognised):
     observation``; id ``step-<i>.observation``; visible to the agent only) placed immediately
     before the message ``step-<i>``, which keeps its whole content and stays an edge to the
     orchestrator;
+  * the runtime's own log lines inside a message (Python warnings, "Error processing publish
+    message" tracebacks) are an ``agent_runtime`` call of the sender (id ``step-<i>.runtime``,
+    ``recorded_as: observation``), not its words;
   * a ``ComputerTerminal`` reply is the output of running code: a ``code_execution`` tool call
     (``recorded_as: chat_message``, id ``step-<i>``) of the author of the most recent message it
     could see that has a fenced code block (``arguments.code``), or, when none has, of the agent
@@ -36,7 +39,7 @@ from typing import Any
 
 from .._model import BROADCAST, Trace
 from ._registry import TraceFormat, register_format
-from ._transcripts import execution_status, observation_call
+from ._transcripts import execution_status, observation_call, runtime_call
 from ._whowhen import (
     MAGENTIC_ROLE,
     checked_history,
@@ -142,8 +145,10 @@ def _convert(document: Any, name_hint: str) -> Trace:
         if observation is not None:
             observers.add(sender)
             events.append(observation)
-            transcript = observation["result"]
-            own_text = text.replace(transcript, "", 1)
+            own_text = text.replace(observation["result"], "", 1)
+        runtime = runtime_call(event_id, sender, text) if kind == "agent" and recipients != [sender] else None
+        if runtime is not None:
+            events.append(runtime)
         events.append({"type": "message", "id": event_id, "sender": sender, "recipients": recipients,
                        "content": text})
         if recipients != [sender]:
