@@ -36,6 +36,7 @@ its next message: it is upstream evidence, and the message stays an edge.
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -107,6 +108,24 @@ def event_texts(trace_id: str, event_id: str, field: str, text: str,
 
 
 @dataclass(frozen=True)
+class Contacts:
+    """When each participant first addressed each other (event index), shared by all edges of
+    a trace: it tells a delegation from a reply. ``author`` delegates to ``agent`` when the
+    author is a human (a pipeline input), or addressed the agent before the agent ever
+    addressed the author; a message the other way round is a reply or a report."""
+
+    direct: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    broadcast: Mapping[str, int] = field(default_factory=dict)
+    humans: frozenset[str] = frozenset()
+
+    def first(self, sender: str, recipient: str) -> float:
+        return min(self.direct.get((sender, recipient), math.inf), self.broadcast.get(sender, math.inf))
+
+    def delegates_to(self, author: str, agent: str) -> bool:
+        return author in self.humans or self.first(author, agent) < self.first(agent, author)
+
+
+@dataclass(frozen=True)
 class Edge:
     id: str
     trace_id: str
@@ -117,6 +136,7 @@ class Edge:
     upstream: tuple[UpstreamItem, ...]
     receiver_saw: frozenset[str]
     capture: ObservationCapture = "complete"
+    contacts: Contacts = field(default_factory=Contacts)
 
 
 @dataclass(frozen=True)
@@ -178,6 +198,7 @@ def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None =
     speaking_agents = {name for name, kind in kinds.items() if kind == "agent"}
     captures: dict[str, ObservationCapture] = {name: agent.capture for name, agent in declared.items()}
     captures.update(capture or {})
+    contacts = _contacts(trace, frozenset(name for name, kind in kinds.items() if kind == "human"))
 
     seen = _Visibility()
     authored: dict[str, set[str]] = {}
@@ -218,6 +239,7 @@ def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None =
                     id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
                     source=event.sender, destination=destination, message=event, index=index,
                     upstream=upstream, receiver_saw=saw, capture=captures.get(event.sender, "complete"),
+                    contacts=contacts,
                 ))
             if len(edges) == edges_before:
                 reason = "self_addressed" if set(event.recipients) <= {event.sender} else "to_human"
@@ -229,6 +251,20 @@ def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None =
             if name != event.sender and _addressed_to(event, name):
                 seen.add(name, item)
     return EdgeSet(edges=tuple(edges), skipped=tuple(skipped), source_messages=source_messages)
+
+
+def _contacts(trace: Trace, humans: frozenset[str]) -> Contacts:
+    direct: dict[tuple[str, str], int] = {}
+    broadcast: dict[str, int] = {}
+    for index, event in enumerate(trace.events):
+        if not isinstance(event, Message):
+            continue
+        if event.recipients == BROADCAST:
+            broadcast.setdefault(event.sender, index)
+        else:
+            for recipient in event.recipients:
+                direct.setdefault((event.sender, recipient), index)
+    return Contacts(direct, broadcast, humans)
 
 
 def _seen_by_all(seen: _Visibility, authored: dict[str, set[str]], agents: set[str]) -> frozenset[str]:

@@ -11,12 +11,12 @@ from auditor.checks import CheckFn
 from auditor.edges import build_edges
 from auditor.trace import Trace
 
-LABELLED = Path(__file__).parent / "labelled" / "constraints.yaml"
+LABELLED = Path(__file__).parent / "labelled"
 VERDICTS = ("kept", "softened", "dropped", "inverted", "needs_semantic")
 
 
-def load_cases() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = yaml.safe_load(LABELLED.read_text())
+def load_cases(name: str = "constraints.yaml") -> list[dict[str, Any]]:
+    cases: list[dict[str, Any]] = yaml.safe_load((LABELLED / name).read_text())
     for case in cases:
         if isinstance(case["expected"], str):
             case["expected"] = [case["expected"]]

@@ -1,4 +1,7 @@
-"""The labelled upstream/handoff pairs: each must get exactly its expected verdicts."""
+"""The labelled upstream/handoff pairs (ours and our holdout): precision first.
+
+A verdict the pass decides must be the labelled one; ``needs_semantic`` (routed to the grader)
+is allowed for any item, and a floor on how many items are decided keeps that honest."""
 
 from __future__ import annotations
 
@@ -11,12 +14,24 @@ from labelled_cases import VERDICTS, load_cases, run_case, scores
 from auditor.checks import CheckFn
 
 CASES = load_cases()
+HOLDOUT = load_cases("holdout.yaml")
+#: Least share of labelled items the deterministic pass decides (measured: see the README).
+DECIDED_FLOOR = 0.7
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+@pytest.mark.parametrize("case", CASES + HOLDOUT, ids=[c["id"] for c in CASES + HOLDOUT])
 def test_labelled_pair(constraint_check: CheckFn, case: dict[str, Any]) -> None:
     got = run_case(constraint_check, case)
-    assert got == case["expected"], f"{case['id']}: expected {case['expected']}, got {got}"
+    assert len(got) == len(case["expected"]), f"{case['id']}: expected {case['expected']}, got {got}"
+    wrong = [(e, g) for e, g in zip(case["expected"], got, strict=True) if g not in (e, "needs_semantic")]
+    assert not wrong, f"{case['id']}: decided wrongly {wrong}"
+
+
+def test_most_items_are_decided(constraint_check: CheckFn) -> None:
+    got = [v for case in CASES + HOLDOUT for v in run_case(constraint_check, case)]
+    expected = [v for case in CASES + HOLDOUT for v in case["expected"]]
+    decided = sum(1 for g, e in zip(got, expected, strict=True) if g != "needs_semantic" and e != "needs_semantic")
+    assert decided / sum(1 for e in expected if e != "needs_semantic") >= DECIDED_FLOOR
 
 
 def test_labelled_set_is_broad() -> None:

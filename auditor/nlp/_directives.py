@@ -8,11 +8,13 @@ obligation) even without a cue; a question holds no directive.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ._anchors import GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
+from ._align import Key, code_key, is_light, name_key, number_key_of, word_key
+from ._anchors import _NUMBER, GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
 from ._lexicon import (
     CUE_PATTERN,
     CUE_TABLE,
@@ -44,6 +46,9 @@ class Directive:
     imperative: bool
     scope: tuple[int, int]
     anchors: tuple[Anchor, ...]
+    keys: tuple[Key, ...] = ()
+    epistemic: bool = False
+    cue_at: int = 0
 
     @property
     def effective(self) -> int:
@@ -89,9 +94,10 @@ def _find_cues(low: str) -> list[_Cue]:
         _Cue(m.start(), m.end(), m.group(0), *CUE_TABLE[m.group(0)]) for m in CUE_PATTERN.finditer(low)
         if _is_directive_cue(low, m.start(), m.group(0))
     ]
-    no = NO_NOUN_PATTERN.search(low)
-    if no is not None and not any(c.start <= no.end() - 2 < c.end for c in cues):
-        cues.append(_Cue(no.end() - 2, no.end(), "no", Strength.ABSOLUTE, "prohibition"))
+    for no in NO_NOUN_PATTERN.finditer(low):
+        start = no.start("word")
+        if not any(c.start <= start < c.end for c in cues):
+            cues.append(_Cue(start, no.end(), no.group("word"), Strength.ABSOLUTE, "prohibition"))
     cues.sort(key=lambda c: c.start)
     merged: list[_Cue] = []
     for cue in cues:
@@ -123,11 +129,28 @@ def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
     return prev_end + best if best != -1 else cue_start
 
 
-def _imperative_verb(doc: Any) -> Any | None:
-    for token in doc:
+_CLAUSE_OPEN = re.compile(r"[;:\u2014\u2013]\s*|\s-\s")
+
+
+def _imperative_verbs(doc: Any, low: str) -> list[Any]:
+    """Bare verbs opening the sentence or a clause after a semicolon, colon or dash:
+    "Staging first: set X to 800; restart the pods." has two."""
+    starts = [0] + [m.end() for m in _CLAUSE_OPEN.finditer(low)]
+    found: list[Any] = []
+    for start in starts:
+        verb = _imperative_verb([t for t in doc if t.idx >= start])
+        if verb is not None and verb not in found:
+            found.append(verb)
+    return found
+
+
+def _imperative_verb(tokens: Any) -> Any | None:
+    for token in tokens:
         low = token.lower_
         if token.is_punct or low in IMPERATIVE_LEADS or low in {"always", "never", "only", "do", "not", "n't"}:
             continue
+        if low == "let":  # "Let's search ...": a suggestion, not an order
+            return None
         if token.tag_ == "VB" and token.pos_ == "VERB":
             return token
         if token.lower_ in INSTRUCTION_VERBS and token.tag_ not in ("VBD", "VBN", "VBZ", "VBG", "NNS"):
@@ -225,18 +248,17 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
     if sentence.rstrip().endswith("?"):
         return ()
     cues = _find_cues(low)
-    verb = _imperative_verb(doc)
-    opening: list[_Cue] = []
-    if verb is not None and (not cues or cues[0].start > verb.idx):
-        opening = [_Cue(verb.idx, verb.idx, "<imperative>", Strength.ABSOLUTE, "obligation")]
-    all_cues = opening + cues
+    verbs = {v.idx: v for v in _imperative_verbs(doc, low)}
+    opening = [_Cue(idx, idx, "<imperative>", Strength.ABSOLUTE, "obligation") for idx in verbs
+               if not any(c.start <= idx <= c.end + 12 for c in cues)]
+    all_cues = sorted(opening + cues, key=lambda c: c.start)
     cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
     out: list[Directive] = []
     bounds = [0] + [_clause_start(low, all_cues[k - 1].end, all_cues[k].start) for k in range(1, len(all_cues))]
     for k, cue in enumerate(all_cues):
         start = bounds[k]
         end = bounds[k + 1] if k + 1 < len(all_cues) else len(sentence)
-        token = verb if cue.text == "<imperative>" else _action(doc, start, end, (cue.start, cue.end))
+        token = verbs[cue.start] if cue.text == "<imperative>" else _action(doc, start, end, (cue.start, cue.end))
         polarity = cue.polarity
         if polarity == "obligation" and token is not None and NEGATION_PATTERN.search(low, cue.end, token.idx):
             polarity = "prohibition"
@@ -248,5 +270,79 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
             imperative=cue.text == "<imperative>", scope=(start, end),
             anchors=anchors_in(doc, sentence, start, end, masked_spans, cue_words,
                                frozenset() if token is None else frozenset({token.i})),
+            keys=keys_in(doc, sentence, start, _key_end(low, max(cue.end, token.idx if token is not None else 0), end),
+                         masked_spans, cue_words, token, lemmatize),
+            epistemic=_epistemic(doc, low, cue, token), cue_at=cue.start,
         ))
     return tuple(out)
+
+
+_EXPLANATION = re.compile(r"\s(?:\u2014|\u2013|-)\s|;|\bso that\b|\bso\b|\bbecause\b|\bsince\b|, as\b|"
+                          r", which\b|\bas otherwise\b|\botherwise\b")
+
+
+def _key_end(low: str, after: int, end: int) -> int:
+    """Where a directive's own clause ends: before an explanation that follows it ("... ; the v1
+    parser double-counts", "... so we can rerun", "... because ...")."""
+    m = _EXPLANATION.search(low, after, end)
+    return m.start() if m else end
+
+
+_NUMERIC_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
+
+
+def keys_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tuple[str, int, int]],
+            cue_words: set[str], action: Any | None, lemmatize: Lemmatize | None) -> tuple[Key, ...]:
+    """The content keys of [start, end) of one sentence (see ``_align``): code spans, numbers,
+    names, the action, nouns, other verbs and adjectives; cue words, stop words and light verbs
+    left out."""
+    keys: list[Key] = [code_key(sentence[s:e]) for _, s, e in masked_spans if start <= s < end]
+    keys.extend(number_key_of(m.group(0)) for m in _NUMBER.finditer(sentence, start, end)
+                if not any(s <= m.start() < e for _, s, e in masked_spans)
+                and not (m.start() > 1 and sentence[m.start() - 1] in "-_" and sentence[m.start() - 2].isalnum()))
+    covered: set[int] = set()
+    for ent in doc.ents:
+        if ent.label_ in _NUMERIC_ENTS or not (start <= ent.start_char < end) or ent.text.startswith("Xx"):
+            continue
+        if any(t.is_alpha and not t.is_stop for t in ent):
+            keys.append(name_key(ent.text))
+            covered.update(t.i for t in ent)
+    for token in doc:
+        if not (start <= token.idx < end) or token.i in covered or token.text.startswith("Xx"):
+            continue
+        if _CODEISH.search(token.text) and any(c.isalpha() for c in token.text):
+            keys.append(code_key(token.text))
+            continue
+        if not token.is_alpha or token.is_stop or token.lower_ in cue_words or len(token.text) < 2:
+            continue
+        if token.pos_ == "PROPN" and token.text[0].isupper():
+            keys.append(name_key(token.text))
+        elif action is not None and token.i == action.i:
+            lemma = _lemma(token, lemmatize) or token.lower_
+            if not is_light(lemma):
+                keys.append(word_key("action", lemma))
+        elif token.pos_ == "NOUN" and token.lower_ not in GENERIC_NOUNS:
+            keys.append(word_key("noun", token.text))
+        elif token.pos_ == "VERB" and not is_light(_lemma(token, lemmatize) or ""):
+            keys.append(word_key("verb", _lemma(token, lemmatize) or token.lower_))
+        elif token.pos_ == "ADJ":
+            keys.append(word_key("adj", token.text))
+    return tuple(dict.fromkeys(keys))
+
+
+_CODEISH = re.compile(r"[_./@#]\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w*\d")
+
+_HEARSAY = ("i'd guess", "i guess", "i think", "i suspect", "probably", "no idea", "someone said", "apparently",
+            "presumably", "seems", "i believe", "my guess", "not sure", "i assume")
+
+
+def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
+    """A cue used to infer, not to order: "must have been removed", "must be from the ORM, I'd
+    guess", a habitual or past "never"/"always", or a sentence of hearsay or guesswork."""
+    if any(h in low for h in _HEARSAY):
+        return True
+    after = low[cue.end:].split()
+    if cue.text in ("must", "has to", "have to") and after[:1] == ["have"] and action is not None \
+            and action.tag_ == "VBN":
+        return True
+    return bool(cue.text in ("never", "always") and action is not None and action.tag_ in ("VBD", "VBZ", "VBN"))

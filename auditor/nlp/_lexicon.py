@@ -28,11 +28,16 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "is not permitted", "are not permitted", "not permitted to", "is forbidden", "are forbidden",
         "forbidden", "prohibited", "under no circumstances", "in no case", "at no point", "refrain from",
         "is not to", "are not to", "no longer allowed", "must avoid", "have to avoid", "need to avoid",
+        "under any circumstances", "is not acceptable", "are not acceptable", "not acceptable",
     ),
     (Strength.ABSOLUTE, "obligation"): (
         "must", "shall", "have to", "has to", "need to", "needs to", "is required to", "are required to",
         "is required", "are required", "mandatory", "always", "ensure", "make sure",
         "be sure to", "it is essential", "it is critical", "it is imperative", "is essential",
+        "required", "requires", "require", "needs", "need", "at most", "at least", "no more than", "no fewer than",
+        "no less than", "not more than", "not less than", "capped at", "is capped", "are capped",
+        "limited to", "is limited", "are limited", "no later than", "no earlier than", "no exceptions",
+        "strictly", "exclusively",
     ),
     (Strength.RECOMMENDED, "prohibition"): (
         "should not", "shouldn't", "should never", "ought not", "avoid", "prefer not to", "better not",
@@ -49,6 +54,8 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "may", "might", "can", "could", "optional", "optionally", "feel free to", "feel free",
         "free to", "allowed to", "is allowed", "are allowed", "permitted to", "is permitted",
         "are permitted", "up to you", "at your discretion", "is fine to", "it's fine to", "is ok to",
+        "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead", "welcome to", "is acceptable",
+        "are acceptable", "no problem", "nice to have", "would be nice", "would be good",
     ),
 }
 
@@ -60,14 +67,17 @@ CUE_PATTERN = re.compile(
     r"\b(?:" + "|".join(re.escape(p) for p in sorted(CUE_TABLE, key=len, reverse=True)) + r")\b"
 )
 
-NO_NOUN_PATTERN = re.compile(r"(?:^|[:;]\s*)no\b(?!\s+(?:need|longer|one|more|matter)\b)")
+NO_NOUN_PATTERN = re.compile(
+    r"(?:^|[:;,\u2014\u2013]\s*)(?P<word>no|nothing|none|nobody|no one)\b(?!\s+(?:need|longer|more|matter|idea|worries)\b)")
 
 HEDGE_PATTERN = re.compile(
     r"\b(?:where(?:ver)? possible|if possible|when(?:ever)? possible|as (?:much|far) as possible|"
     r"to the extent possible|if you can|if feasible|where feasible|when feasible|where practical|"
-    r"if practical|when practical|where appropriate|if appropriate|when appropriate|if time permits|"
+    r"if practical|when practical|if (?:we|they|it) can|where appropriate|if appropriate|when appropriate|if time permits|"
     r"try to|attempt to|aim to|generally|usually|typically|in general|if convenient|where it makes sense|"
-    r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed)\b"
+    r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
+    r"approximately|(?:around|about)(?=\s+[$\u20ac\u00a3~]?\d)|if you get a chance|when you get a chance|when convenient|at some point|"
+    r"best effort|probably|preferably|if you have time|where you can|ish)\b"
 )
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other)\b")
@@ -77,21 +87,29 @@ IMPERATIVE_LEADS = frozenset(
     {"please", "also", "then", "first", "now", "just", "next", "finally", "and", "try", "to", "attempt", "aim"}
 )
 
-_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
+#: Directive verbs: each row is (verbs of one action, verbs of its opposite). Two verbs on the
+#: same side are synonyms; verbs on opposite sides are antonyms ("change" / "keep").
+VERB_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(pos.split()), frozenset(neg.split()))
     for pos, neg in (
-        ("change modify alter edit rename rewrite touch update break refactor replace redesign reorder",
-         "keep preserve retain maintain leave freeze stay remain"),
+        ("change modify alter edit rename rewrite touch update break refactor replace redesign reorder tweak "
+         "adjust amend bump upgrade", "keep preserve retain maintain leave freeze stay remain"),
         ("remove delete drop purge erase destroy truncate wipe discard deprecate", "keep retain preserve"),
         ("share disclose reveal expose leak publish", "withhold hide redact mask conceal"),
-        ("include add mention cite list attach state", "omit exclude skip drop leave"),
+        ("include add mention cite list attach state contain put", "omit exclude skip drop leave strip"),
         ("run execute perform test verify check validate confirm", "skip bypass ignore"),
         ("use utilize employ choose pick select adopt rely call install import", "drop replace"),
         ("exceed surpass overshoot overrun", "stay cap limit keep"),
         ("book reserve purchase buy schedule order", "cancel"),
         ("refund reimburse credit compensate", "charge"),
         ("deploy release ship push merge roll", "hold revert rollback"),
-        ("contact call email message notify ping escalate", "ignore"),
+        ("contact call email message notify ping escalate page alert inform tell", "ignore"),
+        ("disable turn-off deactivate silence suppress mute", "enable activate"),
+        ("lock block throttle restrict limit cap", "unlock unblock"),
+        ("wait hold pause delay postpone defer", "rush hurry expedite"),
+        ("ask request", ""),
+        ("sign approve authorise authorize", ""),
+        ("write create build implement generate produce draft", ""),
         ("access read open query connect", ""),
         ("answer respond reply report return output provide give", "withhold"),
         ("store save persist cache record log", "discard"),
@@ -99,7 +117,7 @@ _GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     )
 )
 
-KNOWN_VERBS = frozenset(word for pos, neg in _GROUPS for word in pos | neg)
+KNOWN_VERBS = frozenset(word for pos, neg in VERB_GROUPS for word in pos | neg)
 INSTRUCTION_VERBS = KNOWN_VERBS | frozenset(
     ["write", "create", "build", "implement", "fix", "compute", "calculate", "find", "search", "set", "restrict", "target", "port", "pull", "print", "load", "extract", "respond", "summarise", "summarize", "translate", "sort", "filter", "format", "round", "convert", "reply", "tell", "ask", "wait", "limit", "avoid", "go", "make", "do", "be", "take", "put"]
 )
@@ -119,12 +137,12 @@ def verb_relation(constraint_action: str | None, carrier_action: str | None) -> 
         return "unrelated"
     if constraint_action == carrier_action:
         return "same"
-    for pos, neg in _GROUPS:
+    for pos, neg in VERB_GROUPS:
         if (constraint_action in pos and carrier_action in pos) or (
             constraint_action in neg and carrier_action in neg
         ):
             return "same"
-    for pos, neg in _GROUPS:
+    for pos, neg in VERB_GROUPS:
         if (constraint_action in pos and carrier_action in neg) or (
             constraint_action in neg and carrier_action in pos
         ):
