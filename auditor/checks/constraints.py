@@ -36,29 +36,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from ..edges import Edge, KeyedText, Quote, event_texts
 from ..errors import ConfigError
-from ..nlp import Directive, Sentence, Strength, TextAnalyzer, verb_relation
-from ..nlp._align import Forms, Key, clauses, coverage, text_forms, word_forms
-from ..nlp._lexicon import (
-    CUE_PATTERN,
-    CUE_TABLE,
-    HEDGE_PATTERN,
-    NEGATION_PATTERN,
-    RESTRICTIVE_PATTERN,
-    VERB_GROUPS,
-)
+from ..nlp import Directive, Sentence, Strength, TextAnalyzer
+from ..nlp._align import Forms, Key, coverage, text_forms
 from ..nlp._text import squash
+from ._carrier import Reading, read_unit, unit_clauses
 from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
-Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 _SOURCES = ("message",)
 #: Least weighted share of a constraint's keys that a carrier clause must hold.
-ALIGN = 0.5
+ALIGN = 0.4
 #: Most weighted share of a constraint's keys a whole handoff may hold for ``dropped``.
 DROP = 0.25
 
@@ -123,15 +114,16 @@ class ConstraintCheck:
             candidates = self._candidates(text)
             for sentence, directives in zip(candidates, self.analyzer.directives(candidates, Strength.NONE),
                                             strict=True):
-                strong = [d for d in directives if _is_constraint(d, self.min_strength)]
+                strong = [d for d in directives if _is_constraint(d, self.min_strength, sentence.text)]
                 if any(d.keys for d in strong):  # "...; this is mandatory" restates a sibling, not a new rule
                     strong = [d for d in strong if d.keys]
+                several = len(directives) > 1
                 for directive in strong:
                     identity = (squash(sentence.text), directive.cue.lower(), directive.action)
                     if identity in seen:
                         continue
                     seen.add(identity)
-                    found.append(Constraint(_quote(text, sentence, directive if len(strong) > 1 else None),
+                    found.append(Constraint(_quote(text, sentence, directive if several else None),
                                             directive, author))
         return found
 
@@ -203,7 +195,8 @@ class ConstraintCheck:
                                (unit.quote(),), mentions, details)
             parsed = [(s, d) for s, ds in zip(unit.sentences, self.analyzer.directives(
                 list(unit.sentences), self.min_strength), strict=True) for d in ds]
-            verdict, why = _compare(c, constraint.quote.text, unit, hit, parsed)
+            reading = _compare(c, constraint.quote.text, unit, hit, parsed)
+            verdict, why = reading.verdict, reading.why
             status: Status = "unmeasured" if verdict == "needs_semantic" else "pass" if verdict in (
                 "kept", "fulfilled") else "fail"
             if verdict == "softened" and constraint.quote.event_id in edge.receiver_saw:
@@ -217,11 +210,32 @@ class ConstraintCheck:
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "mentioned in other words or in part; needs the semantic grader",
                            constraint.quote, (), mentions, details)
+        if not _for_receiver(constraint, edge):
+            return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
+                           "not restated; whether it concerns the receiver (or the source already "
+                           "fulfilled it) needs the semantic grader", constraint.quote, (), mentions, details)
         saw = constraint.quote.event_id in edge.receiver_saw
         details["receiver_saw_source"] = saw
         status = self.dropped_if_receiver_saw if saw else "fail"
         summary = "not stated in the handoff" + (" (the receiver saw the original)" if saw else "")
         return Finding(NAME, edge.id, "dropped", status, summary, constraint.quote, (), mentions, details)
+
+
+_PASS_ON = re.compile(r"\b(?:whoever (?:picks|takes|works)|pass (?:this|it|that|these) (?:on|along)|hand (?:it|this) "
+                      r"(?:over|on)|when you hand|tell (?:the|them)|let (?:the|them) know|make sure (?:the|they)|"
+                      r"downstream|next agent|the receiving)\b")
+
+
+def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
+    """Whether a constraint is evidently meant for the receiver, so that leaving it out is a drop
+    and not work the source did itself: it names the receiver ("Layout must only use ..."), or
+    its message asks for it to be passed on ("whoever picks it up", "when you hand it over")."""
+    names = {w for w in re.findall(r"[a-z]{3,}", edge.destination.lower()) if w not in {"agent", "bot", "the"}}
+    words = set(re.findall(r"[a-z]{3,}", constraint.quote.text.lower()))
+    if names & words:
+        return True
+    item = next((i for i in edge.upstream if i.event_id == constraint.quote.event_id), None)
+    return item is not None and _PASS_ON.search(item.text.lower()) is not None
 
 
 def _quote(text: KeyedText, sentence: Sentence, directive: Directive | None) -> Quote:
@@ -235,10 +249,22 @@ def _quote(text: KeyedText, sentence: Sentence, directive: Directive | None) -> 
                  piece)
 
 
-def _is_constraint(d: Directive, min_strength: Strength) -> bool:
+_RESTRICTION = re.compile(r"\b(?:only|not|never|no|before|after|until|first|at least|at most|under|over|within|"
+                         r"exactly|without|instead of|rather than|unless|except)\b|n't\b")
+_MEANS_VERBS = frozenset({"use", "keep", "stay", "set", "pin", "limit", "cap", "restrict", "exclude", "avoid", "hold",
+                          "leave", "route", "send", "target"})
+
+
+def _is_constraint(d: Directive, min_strength: Strength, sentence: str) -> bool:
+    """A directive at the check's strength that orders something specific. A bare imperative
+    is the task itself ("Implement retries in X") unless it restricts how: a negation, "only",
+    a bound or an order in time, a number, or a verb that chooses the means ("use", "keep", "set")."""
     if d.epistemic or d.strength < min_strength:
         return False
-    return d.has_explicit_cue or any(k.strong for k in d.keys)
+    if d.has_explicit_cue:
+        return True
+    scope = sentence[d.scope[0]:d.scope[1]].lower()
+    return any(k.strong for k in d.keys) and (d.action in _MEANS_VERBS or _RESTRICTION.search(scope) is not None)
 
 
 _IMPERATIVE_LEAD = ("please ", "also ", "then ", "first ", "just ", "and ", "finally ")
@@ -276,7 +302,7 @@ def _best(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> tuple[_Unit, float
             return found
         units = tuple(u for u in units if u not in structured)
     best: tuple[_Unit, float, tuple[Key, ...]] | None = None
-    numbers = [k for k in keys if k.kind == "number"]
+    numbers = [k for k in keys if k.kind == "number" and not k.aside]
     for unit in units:
         share, hit = coverage(keys, unit.forms)
         if best is None or share > best[1] + (0.15 if len(unit.sentences) > 1 else 0.0):
@@ -290,124 +316,12 @@ def _best(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> tuple[_Unit, float
     return best
 
 
-_PERMISSION = frozenset({"may", "can", "could", "might", "optional", "optionally", "feel free to", "feel free",
-                         "free to", "allowed to", "is allowed", "are allowed", "permitted to", "is permitted",
-                         "are permitted", "up to you", "at your discretion", "is fine to", "it's fine to",
-                         "is ok to", "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead",
-                         "welcome to", "is acceptable", "are acceptable", "no problem"})
-
-
-def _relation(action: str | None, words: str) -> Literal["same", "antonym", "none"]:
-    """Whether the clause names the constraint's action (or a synonym), or its antonym."""
-    if action is None:
-        return "none"
-    own = word_forms(action)
-    present = text_forms(words).forms
-    if own & present:
-        return "same"
-    for positive, negative in VERB_GROUPS:
-        for side, other in ((positive, negative), (negative, positive)):
-            if action in side and other and any(word_forms(v) & present for v in other):
-                return "antonym"
-    return "none"
-
-
-_UPPER = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped|limit|"
-                    r"within|less than|fewer than|until|no later than|before)\b")
-_LOWER = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|or later|or more|no earlier than|after)\b")
-_PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
-_PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
-_COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
-
-
-def _clause_of(unit: _Unit, hit: tuple[Key, ...]) -> tuple[int, int]:
-    """The clause of the unit (offsets into its text) holding the most matched keys (then the
-    most weight, then one with a directive cue)."""
-    words = unit.words
-    best: tuple[tuple[int, bool, float, bool], tuple[int, int]] = ((0, False, 0.0, False), (0, len(words)))
-    for start, end in clauses(words):
-        forms = text_forms(words[start:end])
-        found = [k for k in hit if forms.has(k)]
-        rank = (len(found), any(k.kind == "action" for k in found), sum(k.weight for k in found),
-                CUE_PATTERN.search(words[start:end].lower()) is not None)
-        if rank > best[0]:
-            best = (rank, (start, end))
-    start, end = best[1]
-    return unit.start + start, unit.start + end
-
-
-_STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times)\b")
-_IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
-_FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now)\b")
-
-
-_DONE = re.compile(r"\s*(?:(?:i|we)(?:'ve| have)?\s+)?([a-z]+ed)\b")
-
-
-def _done(action: str | None, low: str) -> bool:
-    """The clause opens with the action in the past tense: "Refunded the duplicate charge"."""
-    m = _DONE.match(low)
-    return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
-
-
 def _compare(c: Directive, upstream: str, unit: _Unit, hit: tuple[Key, ...],
-             parsed: list[tuple[Sentence, Directive]]) -> tuple[Verdict, str]:
-    """Compare the aligned unit with the constraint: strength, polarity, "only", bounds."""
-    start, end = _clause_of(unit, hit)
-    words = unit.text.text[start:end]
-    low = words.lower()
-    whole = unit.words.lower()
-    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))]
-    permission = [q for q in cues if q in _PERMISSION and CUE_TABLE[q][0] == Strength.PERMITTED]
-    waived = [q for q in cues if CUE_TABLE[q] == (Strength.PERMITTED, "obligation") and q not in _PERMISSION]
-    negated = NEGATION_PATTERN.search(low) is not None or re.search(r"\b(?:no|nothing|none)\b", low) is not None
-    relation = _relation(c.action, words)
-    polarity = "prohibition" if negated else "obligation"
-    strength = Strength.ABSOLUTE
-    inside = [d for s, d in parsed if start <= s.start + d.cue_at < end]
-    hedged = HEDGE_PATTERN.search(low) is not None
-    restrictive = RESTRICTIVE_PATTERN.search(whole) is not None or (negated and _COMPLEMENT.search(whole) is not None)
-    if inside:
-        related = [d for d in inside if verb_relation(c.action, d.action) in ("same", "antonym")]
-        d = (related or inside)[-1]
-        own = verb_relation(c.action, d.action)
-        if own in ("same", "antonym"):
-            relation = own
-        polarity = d.polarity
-        strength = d.strength if not d.imperative else Strength.ABSOLUTE
-    elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
-        strength = Strength.RECOMMENDED
-    elif not cues and (_FULFILLED.search(low) or _done(c.action, low)):
-        if c.polarity == "obligation" and not _STANDING.search(upstream.lower()):
-            return "fulfilled", "the source reports it done: nothing left to pass on"
-        return "needs_semantic", "the handoff reports a standing rule as done once; needs the semantic grader"
-    if permission:
-        strength = Strength.PERMITTED
-    if c.restrictive and negated and _COMPLEMENT.search(low):
-        polarity = "obligation"
-    if relation == "antonym":
-        polarity = "prohibition" if polarity == "obligation" else "obligation"
-    if waived and c.polarity == "obligation" and relation == "same":
-        return "inverted", f"inverted: upstream {c.strength.name.lower()} obligation -> the handoff waives it ({waived[0]!r})"
-    said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "")
-    said += f" ({words.strip()[:80]!r})"
-    up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
-    allowed = any(q in _PERMISSION for q in (m.group(0) for m in CUE_PATTERN.finditer(whole)))
-    low_up = upstream.lower()
-    if allowed and ((_UPPER.search(low_up) and _PAST_UPPER.search(whole))
-                    or (_LOWER.search(low_up) and _PAST_LOWER.search(whole))):
-        return "inverted", f"inverted: {up} -> the handoff permits going past the bound"
-    if polarity != c.polarity:
-        if relation == "none" and not (permission and c.polarity == "prohibition"):
-            return "needs_semantic", f"the carrier's polarity differs, about another action: {up}, {said}"
-        return "inverted", f"inverted: {up} -> {said}"
-    if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
-        return "inverted", f"inverted: {up} -> the handoff permits it"
-    if hedged or strength < c.strength:
-        return "softened", f"softened: {up} -> {said}"
-    if c.restrictive and not restrictive:
-        return "softened", f"softened: {up} -> the handoff drops the restriction (only)"
-    return "kept", f"kept: {up} -> {said}"
+             parsed: list[tuple[Sentence, Directive]]) -> Reading:
+    """Read the aligned unit's clauses (``_carrier``) against the constraint."""
+    spans = unit_clauses(unit.words)
+    cues = [(s.start + d.cue_at - unit.start, d) for s, d in parsed]
+    return read_unit(c, upstream, unit.words, spans, hit, cues)
 
 
 @register_check(NAME)

@@ -31,13 +31,13 @@ _WEIGHT: dict[KeyKind, float] = {"number": 2.0, "code": 2.0, "name": 2.0, "actio
 
 _STEMMER = snowballstemmer.stemmer("english")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
-_NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:\s?(k|bn|thousand|million|billion)\b)?", re.IGNORECASE)
+NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:\s?(k|bn|thousand|million|billion)\b)?", re.IGNORECASE)
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "bn": 1e9, "billion": 1e9}
 
 
 def number_form(text: str) -> str:
     """A number's form: its value, with thousands separators and a k/M/bn scale resolved."""
-    m = _NUMBER.search(text)
+    m = NUMBER.search(text)
     if m is None:
         return "#" + number_key(text)
     value = m.group(1).replace(",", "")
@@ -127,6 +127,8 @@ class Key:
     text: str
     forms: frozenset[str]
     parts: tuple[frozenset[str], ...] = ()
+    aside: bool = False
+    """In brackets: a detail ("above the midpoint (£58k)") whose absence does not break alignment."""
 
     @property
     def weight(self) -> float:
@@ -146,13 +148,17 @@ def number_key_of(text: str) -> Key:
 
 
 def code_key(text: str) -> Key:
-    """An identifier, path or code span: matched verbatim (squashed) or by all of its word parts."""
+    """An identifier, path or code span: matched verbatim (squashed), or, for a name joined by
+    ``_``, ``-`` or camel case ("internal_note"), by all of its word parts. Paths and formats
+    ("DD/MM/YYYY") match verbatim only: their parts' order matters."""
     bare = text.strip("`'\"")
     call = _CALL.match(bare)
     name = call.group(1) if call else bare
     forms = {"~" + " ".join(bare.lower().split()), "~" + name.lower()}
-    parts = tuple(word_forms(p) for p in identifier_parts(name) if len(p) > 1)
-    return Key("code", text, frozenset(forms), parts)
+    parts: tuple[frozenset[str], ...] = ()
+    if "/" not in name and " " not in name.strip():
+        parts = tuple(word_forms(p) for p in identifier_parts(name) if len(p) > 1)
+    return Key("code", text, frozenset(forms), parts if len(parts) > 1 else ())
 
 
 def name_key(text: str) -> Key:
@@ -183,9 +189,30 @@ def text_forms(text: str) -> Forms:
         if any(c.isupper() for c in word[1:]):
             for part in identifier_parts(word):
                 forms |= word_forms(part)
-    for m in _NUMBER.finditer(text):
+    for m in NUMBER.finditer(text):
         forms.add(number_form(m.group(0)))
     return Forms(frozenset(forms), " ".join(text.lower().split()))
+
+
+def key_positions(text: str, keys: Iterable[Key]) -> list[int]:
+    """For each key found in ``text``, the offset of its first occurrence."""
+    low = text.lower()
+    words = [(m.start(), word_forms(m.group(0))) for m in _WORD.finditer(text)]
+    numbers = [(m.start(), number_form(m.group(0))) for m in NUMBER.finditer(text)]
+    found: list[int] = []
+    for key in keys:
+        at: int | None = None
+        if key.kind == "number":
+            at = next((i for i, f in numbers if f in key.forms), None)
+        elif key.kind == "code":
+            at = next((low.find(f[1:]) for f in key.forms if len(f) > 3 and f[1:] in low), None)
+        if at is None:
+            targets = key.parts or (key.forms,)
+            hits = [i for i, f in words if any(f & t for t in targets)]
+            at = min(hits) if hits else None
+        if at is not None:
+            found.append(at)
+    return found
 
 
 def coverage(keys: Iterable[Key], forms: Forms) -> tuple[float, tuple[Key, ...]]:
@@ -215,4 +242,14 @@ def clauses(text: str) -> list[tuple[int, int]]:
         start = m.end()
     if start < len(text):
         spans.append((start, len(text)))
-    return [s for s in spans if any(c.isalnum() for c in text[s[0]:s[1]])] or [(0, len(text))]
+    out: list[tuple[int, int]] = []
+    for start, end in spans:
+        cond = _CONDITION.match(text, start, end)
+        if cond is not None:  # "If you tweak the headline, keep it ...": the condition is a clause of its own
+            out.extend([(start, cond.end() - 1), (cond.end(), end)])
+        else:
+            out.append((start, end))
+    return [s for s in out if any(c.isalnum() for c in text[s[0]:s[1]])] or [(0, len(text))]
+
+
+_CONDITION = re.compile(r"\s*(?:if|when|once|unless|in case|whenever)\b[^,;]{1,80},")

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ._align import Key, code_key, is_light, name_key, number_key_of, word_key
-from ._anchors import _NUMBER, GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
+from ._align import NUMBER, Key, code_key, is_light, name_key, number_key_of, word_key
+from ._anchors import GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
 from ._lexicon import (
     CUE_PATTERN,
     CUE_TABLE,
@@ -72,6 +72,9 @@ _CAPABILITY = frozenset({"cannot", "can't", "can not", "may not"})
 _NEGATORS = frozenset({"not", "doesn't", "don't", "isn't", "aren't", "won't", "wasn't", "weren't"})
 _PURPOSE = frozenset({"ensure", "make sure"})
 _PERSONS = frozenset({"you"})
+#: "I need a literature scan" is a request of the speaker's, not an order to pass on.
+_WANTS = frozenset({"need", "needs", "need to", "needs to", "require", "requires"})
+_FIRST_PERSON = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll"})
 
 
 def _is_directive_cue(low: str, start: int, text: str) -> bool:
@@ -84,6 +87,8 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
         return not before or previous in _PERSONS
     if text in _PURPOSE:
         return previous != "to"
+    if text in _WANTS:
+        return previous not in _FIRST_PERSON
     if text in ("always", "never"):
         return previous not in _NEGATORS
     return True
@@ -114,7 +119,7 @@ def _find_cues(low: str) -> list[_Cue]:
 
 def _has_word_between(low: str, a: _Cue, b: _Cue) -> bool:
     between = low[a.end:b.start].split()
-    return any(w not in {"also", "still", "ideally", "really", "absolutely", "strictly", "definitely"}
+    return any(w not in {"also", "still", "ideally", "really", "absolutely", "strictly", "definitely", "be", "been"}
                for w in between)
 
 
@@ -127,6 +132,16 @@ def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
         if at != -1:
             best = max(best, at + len(sep))
     return prev_end + best if best != -1 else cue_start
+
+
+_STRONG_BREAK = re.compile(r"[;:]\s|\s[\u2014\u2013-]\s|,\s*(?:but|so)\s|\sbut\s")
+
+
+def _first_clause_start(low: str, cue_start: int) -> int:
+    """Where the first directive's clause begins: after the last strong break before its cue
+    ("FYI, customers will get more later, but that's a later phase -- don't build X now")."""
+    breaks = [m.end() for m in _STRONG_BREAK.finditer(low, 0, cue_start)]
+    return breaks[-1] if breaks else 0
 
 
 _CLAUSE_OPEN = re.compile(r"[;:\u2014\u2013]\s*|\s-\s")
@@ -254,7 +269,8 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
     all_cues = sorted(opening + cues, key=lambda c: c.start)
     cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
     out: list[Directive] = []
-    bounds = [0] + [_clause_start(low, all_cues[k - 1].end, all_cues[k].start) for k in range(1, len(all_cues))]
+    bounds = [_first_clause_start(low, all_cues[0].start) if all_cues else 0] + [
+        _clause_start(low, all_cues[k - 1].end, all_cues[k].start) for k in range(1, len(all_cues))]
     for k, cue in enumerate(all_cues):
         start = bounds[k]
         end = bounds[k + 1] if k + 1 < len(all_cues) else len(sentence)
@@ -288,6 +304,10 @@ def _key_end(low: str, after: int, end: int) -> int:
     return m.start() if m else end
 
 
+def _in_brackets(text: str, at: int) -> bool:
+    return text.rfind("(", 0, at) > text.rfind(")", 0, at)
+
+
 _NUMERIC_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY", "DATE", "TIME"})
 
 
@@ -297,7 +317,8 @@ def keys_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tu
     names, the action, nouns, other verbs and adjectives; cue words, stop words and light verbs
     left out."""
     keys: list[Key] = [code_key(sentence[s:e]) for _, s, e in masked_spans if start <= s < end]
-    keys.extend(number_key_of(m.group(0)) for m in _NUMBER.finditer(sentence, start, end)
+    keys.extend(replace(number_key_of(m.group(0)), aside=_in_brackets(sentence, m.start()))
+                for m in NUMBER.finditer(sentence, start, end)
                 if not any(s <= m.start() < e for _, s, e in masked_spans)
                 and not (m.start() > 1 and sentence[m.start() - 1] in "-_" and sentence[m.start() - 2].isalnum()))
     covered: set[int] = set()
@@ -310,7 +331,7 @@ def keys_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tu
     for token in doc:
         if not (start <= token.idx < end) or token.i in covered or token.text.startswith("Xx"):
             continue
-        if _CODEISH.search(token.text) and any(c.isalpha() for c in token.text):
+        if _CODEISH.search(token.text) and any(c.isalpha() for c in token.text) and not NUMBER.fullmatch(token.text):
             keys.append(code_key(token.text))
             continue
         if not token.is_alpha or token.is_stop or token.lower_ in cue_words or len(token.text) < 2:
@@ -321,13 +342,16 @@ def keys_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tu
             lemma = _lemma(token, lemmatize) or token.lower_
             if not is_light(lemma):
                 keys.append(word_key("action", lemma))
-        elif token.pos_ == "NOUN" and token.lower_ not in GENERIC_NOUNS:
+        elif token.pos_ in ("NOUN", "PROPN") and token.lower_ not in GENERIC_NOUNS:
             keys.append(word_key("noun", token.text))
         elif token.pos_ == "VERB" and not is_light(_lemma(token, lemmatize) or ""):
             keys.append(word_key("verb", _lemma(token, lemmatize) or token.lower_))
         elif token.pos_ == "ADJ":
             keys.append(word_key("adj", token.text))
-    return tuple(dict.fromkeys(keys))
+    unique: dict[frozenset[str], Key] = {}
+    for key in keys:
+        unique.setdefault(key.forms | frozenset().union(*key.parts), key)
+    return tuple(unique.values())
 
 
 _CODEISH = re.compile(r"[_./@#]\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w*\d")

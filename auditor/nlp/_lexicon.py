@@ -36,7 +36,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "be sure to", "it is essential", "it is critical", "it is imperative", "is essential",
         "required", "requires", "require", "needs", "need", "at most", "at least", "no more than", "no fewer than",
         "no less than", "not more than", "not less than", "capped at", "is capped", "are capped",
-        "limited to", "is limited", "are limited", "no later than", "no earlier than", "no exceptions",
+        "limited to", "is limited", "are limited", "no later than", "no earlier than",
         "strictly", "exclusively",
     ),
     (Strength.RECOMMENDED, "prohibition"): (
@@ -68,7 +68,7 @@ CUE_PATTERN = re.compile(
 )
 
 NO_NOUN_PATTERN = re.compile(
-    r"(?:^|[:;,\u2014\u2013]\s*)(?P<word>no|nothing|none|nobody|no one)\b(?!\s+(?:need|longer|more|matter|idea|worries)\b)")
+    r"(?:^|[:;,\u2014\u2013]\s*)(?P<word>no|nothing|none|nobody|no one)\b(?!\s+(?:need|longer|more|matter|idea|worries|exceptions?|doubt|problem)\b)")
 
 HEDGE_PATTERN = re.compile(
     r"\b(?:where(?:ver)? possible|if possible|when(?:ever)? possible|as (?:much|far) as possible|"
@@ -76,7 +76,7 @@ HEDGE_PATTERN = re.compile(
     r"if practical|when practical|if (?:we|they|it) can|where appropriate|if appropriate|when appropriate|if time permits|"
     r"try to|attempt to|aim to|generally|usually|typically|in general|if convenient|where it makes sense|"
     r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
-    r"approximately|(?:around|about)(?=\s+[$\u20ac\u00a3~]?\d)|if you get a chance|when you get a chance|when convenient|at some point|"
+    r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~]?\d)|if you get a chance|when you get a chance|when convenient|at some point|"
     r"best effort|probably|preferably|if you have time|where you can|ish)\b"
 )
 

@@ -1,0 +1,241 @@
+"""Reading a carrier: what the handoff clauses aligned with a constraint say about it.
+
+Every clause of the aligned unit that carries the constraint's keys (two of them, or a strong
+one) is read on its own: its strength (a modal cue, an imperative, a plain statement), its
+polarity (a negation, a zero count, an antonym of the constraint's verb), hedges, permission
+and waivers. The clauses must agree, or the verdict is left to the grader. Two readings look
+at the whole unit: a permission to go past the constraint's bound, and a permission or order
+that names what the constraint excluded ("never from the email" / "call the number in the
+email").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..nlp import Directive, Strength, verb_relation
+from ..nlp._align import Key, clauses, key_positions, text_forms, word_forms
+from ..nlp._lexicon import (
+    CUE_PATTERN,
+    CUE_TABLE,
+    HEDGE_PATTERN,
+    NEGATION_PATTERN,
+    RESTRICTIVE_PATTERN,
+    VERB_GROUPS,
+)
+
+Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
+#: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
+STATEMENT_SHARE = 0.6
+#: Least share of a constraint's key weight a clause must carry to invert it: "Book the cheapest
+#: flight" does not invert "never book red-eye flights", whose qualifier it lacks.
+INVERT_SHARE = 0.6
+
+#: Cues that permit the action they govern.
+PERMISSION = frozenset({"may", "can", "could", "might", "feel free to", "feel free", "free to", "allowed to", "is allowed",
+                        "are allowed", "permitted to", "is permitted", "are permitted", "is fine to", "it's fine to",
+                        "is ok to", "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead", "welcome to",
+                        "is acceptable", "are acceptable", "no problem"})
+#: Cues that lift an obligation ("no need to run it" permits not running it).
+WAIVERS = frozenset({"not required to", "is not required", "are not required", "not required", "not necessary",
+                     "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
+                     "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
+                     "optional", "optionally", "up to you", "at your discretion"})
+_OK = re.compile(r"\b(?:is|are|'s) (?:ok|okay|fine|acceptable)\b")
+_IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
+_ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
+_COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
+_UPPER = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped|limit|"
+                    r"within|less than|fewer than|until|no later than|before)\b")
+_LOWER = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|or later|or more|no earlier than|after)\b")
+_PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
+_PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
+_GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
+_GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
+_STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
+                       r"after|while|during)\b")
+_FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
+                        r"done|complete|confirmed|ready|finished)\b")
+_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "bed", "red", "shed", "indeed", "exceed", "proceed",
+                       "succeed", "embed", "breed", "weed", "deed", "hundred"})
+_PAST = re.compile(r"\b([a-z]{2,}ed)\b")
+_DONE = re.compile(r"\s*(?:(?:i|we)(?:'ve| have)?\s+)?([a-z]+ed)\b")
+_EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|in|on|the|a|an|any)?\s*(.{1,60}?)"
+                        r"(?=[,;.\u2014]|$)")
+
+
+@dataclass(frozen=True)
+class Reading:
+    verdict: Verdict
+    why: str
+
+
+def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int, int]], hit: tuple[Key, ...],
+              parsed: Sequence[tuple[int, Directive]]) -> Reading:
+    """Read the aligned unit ``words`` (``spans``: its clauses, ``parsed``: each directive of it
+    with the offset of its cue in ``words``) against constraint ``c`` quoted as ``upstream``."""
+    whole = words.lower()
+    low_up = upstream.lower()
+    up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
+    allowed = bool(_OK.search(whole)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(whole))
+    if allowed and ((_UPPER.search(low_up) and _PAST_UPPER.search(whole))
+                    or (_LOWER.search(low_up) and _PAST_LOWER.search(whole))):
+        return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
+    excluded = _excluded(low_up) if c.polarity == "obligation" else None
+    readings: list[tuple[str, Reading]] = []
+    total = sum(k.weight for k in c.keys) or 1.0
+    for start, end in spans:
+        text = words[start:end]
+        if "```" in text or text.lstrip().startswith("|"):
+            continue  # code and tables state values, not strength: no reading
+        forms = text_forms(text)
+        found = [k for k in hit if forms.has(k)]
+        if excluded and re.search(rf"\b{re.escape(excluded)}\b", text.lower()) and not _negated(text.lower()):
+            return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
+        if len(found) >= 2 or any(k.strong for k in found):
+            inside = [d for at, d in parsed if start <= at < end]
+            reach = max(key_positions(text, found), default=len(text))
+            reading = read_clause(c, upstream, text, inside, up, reach)
+            share = sum(k.weight for k in found) / total
+            if reading.verdict == "inverted" and share < INVERT_SHARE:
+                reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
+            if reading.verdict == "kept" and not inside and not _cued(text) \
+                    and share < STATEMENT_SHARE:
+                continue  # a plain statement that only mentions the topic restates nothing
+            readings.append((text, reading))
+    if not readings:
+        return Reading("needs_semantic", "no single clause carries it; needs the semantic grader")
+    verdicts = {r.verdict for _, r in readings}
+    if len(verdicts) > 1:
+        said = "; ".join(f"{r.verdict} ({t.strip()[:40]!r})" for t, r in readings)
+        return Reading("needs_semantic", f"the handoff's clauses disagree: {said}")
+    return readings[0][1]
+
+
+def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Directive], up: str,
+                reach: int) -> Reading:
+    """One clause's reading of the constraint: kept, softened, inverted, fulfilled, or unsure.
+    A negation or hedge counts only before ``reach``, the last of the constraint's keys in the
+    clause: "keep the voice playful, never sarcastic" does not negate "playful"."""
+    low = words.lower()
+    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))]
+    negated = _negated(low[:reach + 1])
+    permission = [q for q in cues if q in PERMISSION] + ([m.group(0) for m in _OK.finditer(low)])
+    waived = [q for q in cues if q in WAIVERS]
+    relation = relation_to(c.action, words)
+    polarity = "prohibition" if negated else "obligation"
+    strength = Strength.ABSOLUTE
+    hedged = HEDGE_PATTERN.search(low[:reach + 1]) is not None or HEDGE_PATTERN.match(low, reach) is not None
+    if inside:
+        related = [d for d in inside if verb_relation(c.action, d.action) in ("same", "antonym")]
+        d = (related or list(inside))[-1]
+        own = verb_relation(c.action, d.action)
+        if own in ("same", "antonym"):
+            relation = own
+        polarity = d.polarity
+        strength = Strength.ABSOLUTE if d.imperative else d.strength
+    elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
+        strength = Strength.RECOMMENDED
+    elif not cues and _done(c.action, low) and c.imperative and not _STANDING.search(upstream.lower()):
+        return Reading("fulfilled", "the source reports this one-off order done: nothing left to pass on")
+    elif not cues and reports_done(low):
+        return Reading("needs_semantic", "the handoff reports work done rather than passing the rule on")
+    if waived:
+        if c.polarity == "obligation" and relation == "same":
+            return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")
+        return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
+    if permission and negated:
+        permission, polarity = [], "prohibition"
+    elif permission:
+        strength = Strength.PERMITTED
+    if c.restrictive and negated and _COMPLEMENT.search(low):
+        polarity = "obligation"
+    if c.polarity == "prohibition" and _GATE_UP.search(upstream.lower()) and _GATE_DOWN.search(low):
+        polarity = "prohibition" if relation != "antonym" else "obligation"
+    if relation == "antonym":
+        polarity = "prohibition" if polarity == "obligation" else "obligation"
+    said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
+    if polarity != c.polarity:
+        if relation == "none" and not (permission and c.polarity == "prohibition"):
+            return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
+        return Reading("inverted", f"inverted: {up} -> {said}")
+    if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
+        return Reading("inverted", f"inverted: {up} -> the handoff permits it")
+    if hedged or strength < c.strength:
+        return Reading("softened", f"softened: {up} -> {said}")
+    if c.restrictive and not (RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))):
+        return Reading("softened", f"softened: {up} -> the handoff drops the restriction (only)")
+    return Reading("kept", f"kept: {up} -> {said}")
+
+
+def unit_clauses(words: str) -> list[tuple[int, int]]:
+    """Clauses of a unit, split at sentence ends too (a unit may hold two sentences)."""
+    out: list[tuple[int, int]] = []
+    for s, e in _sentence_pieces(words):
+        out.extend((s + a, s + b) for a, b in clauses(words[s:e]))
+    return out
+
+
+def _sentence_pieces(words: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in re.finditer(r"[.!?](?:\s+|$)|\n", words):
+        if m.end() > start:
+            spans.append((start, m.end()))
+        start = m.end()
+    if start < len(words):
+        spans.append((start, len(words)))
+    return [s for s in spans if words[s[0]:s[1]].strip()] or [(0, len(words))]
+
+
+def _cued(text: str) -> bool:
+    low = text.lower()
+    return CUE_PATTERN.search(low) is not None or _negated(low) or HEDGE_PATTERN.search(low) is not None
+
+
+def relation_to(action: str | None, words: str) -> Literal["same", "antonym", "none"]:
+    """Whether a clause names the constraint's action (or a synonym), or only its antonym."""
+    if action is None:
+        return "none"
+    present = text_forms(words).forms
+    if word_forms(action) & present:
+        return "same"
+    for positive, negative in VERB_GROUPS:
+        for side, other in ((positive, negative), (negative, positive)):
+            if action in side and other and any(word_forms(v) & present for v in other):
+                return "antonym"
+    return "none"
+
+
+def reports_done(low: str) -> bool:
+    """A clause that reports work done or a state reached ("was deleted", "were skipped",
+    "is confirmed", "9,106 recordings deleted") rather than stating a rule."""
+    return _FULFILLED.search(low) is not None or any(m.group(1) not in _NOT_PAST for m in _PAST.finditer(low))
+
+
+def _done(action: str | None, low: str) -> bool:
+    """The clause opens with the action in the past tense: "Refunded the duplicate charge"."""
+    m = _DONE.match(low)
+    return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
+
+
+def _negated(low: str) -> bool:
+    return NEGATION_PATTERN.search(low) is not None or _ZERO.search(low) is not None
+
+
+def _excluded(low_up: str) -> str | None:
+    """The first specific word of what an obligation excludes: "signed by the physician, not by
+    admin staff" excludes "admin". None unless that word occurs only in the exclusion."""
+    m = _EXCLUSION.search(low_up)
+    if m is None:
+        return None
+    rest = low_up[:m.start()] + " " + low_up[m.end():]
+    words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", m.group(1))
+             if w not in _FUNCTION and not re.search(rf"\b{re.escape(w)}\b", rest)]
+    return words[0] if words and len(m.group(1).split()) <= 4 else None
+
+
+_FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
+                       "them", "just", "even", "yet", "more", "less", "than", "all"})
