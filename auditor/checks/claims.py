@@ -77,7 +77,7 @@ class ClaimCheck:
             for text in self._item_texts(edge.trace_id, item):
                 key = (edge.trace_id, text.event_id, text.field)
                 if key not in self._rows:
-                    self._rows[key] = rows(0, text.text)
+                    self._rows[key] = rows(0, text.text, output=text.field == "result")
                 index = len(texts)
                 found_rows.extend(r if r.field_index == index else replace(r, field_index=index)
                                   for r in self._rows[key])

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..nlp._text import mask, split_sentences
-from ._mood import non_assertive_spans, request_spans
+from ._actions import CHECK, ECHO, FAMILIES
+from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import Quantity, clocks, dates, quantities
 from ._rows import key_words
 from ._tools import Category
@@ -53,6 +54,8 @@ class Claim:
     keys: frozenset[str] = frozenset()
     operands: tuple[Quantity, ...] = ()
     computed: bool = False
+    shown_code: bool = False
+    collective: bool = False
 
 
 _SUBJECTS: dict[Category, str] = {
@@ -85,11 +88,12 @@ _EXECUTION = re.compile(
     r"migration|snippet|execution))\b(?P<gap>[^.;:!?\n]{0,25}?)\b(?P<outcome>"
     r"(?:ran|runs|executed|executes|completed|worked|works|finished|succeeded)(?: successfully| without (?:any )?errors?"
     r"| fine| correctly| as expected)?|failed|crashed|errored|threw|raised)\b", re.IGNORECASE)
+_ACTION_VERBS = "|".join(sorted({*FAMILIES, *CHECK, *ECHO} - {"let", "read", "found", "held"}, key=len, reverse=True))
 _ACTION = re.compile(
-    r"\b(?:I|we)(?:\s+have|\s+just|\s+also|'ve|\s+already)*\s+(?P<verb>ran|run|executed|re-ran|reran|updated|edited|"
-    r"modified|changed|created|added|wrote|written|fixed|patched|verified|checked|tested|confirmed|validated|"
-    r"deployed|installed|deleted|removed|refactored|renamed|committed|pushed|reviewed|inspected|queried|"
-    r"benchmarked|profiled|migrated)\b(?P<object>[^.;!?\n]{0,80})", re.IGNORECASE)
+    rf"(?:\b(?:I|[Ww]e)(?:\s+have|\s+just|\s+also|'ve|\s+already|\s+then)*\s+|^\W*|[.!;]\s+)"
+    rf"(?P<verb>(?i:{_ACTION_VERBS})|(?i:let)(?=\s+\w+(?:\s+\w+)?\s+know))\b(?P<object>[^.;!?\n]{{0,80}})",
+    re.MULTILINE)
+_OBJECT_END = re.compile(r",\s*(?:but|so|and|which|while)\b|\s[—–-]\s|\(")
 _FUZZY = re.compile(
     r"\b(?:the |our |their )?(?:user|users|client|customer|customers|stakeholders?|team|product owner|pm|"
     r"manager|business|legal|security|requester|reporter)\b[^.;!?\n]{0,30}?\b(?:wants?|prefers?|requested|"
@@ -99,6 +103,8 @@ _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?
 _HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _TICKET = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<![\w&])#\d{2,}\b")
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
+_WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
+_GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
 _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
 _NEUTRAL_RUN = re.compile(r"ran|runs|executed|executes|completed|finished", re.IGNORECASE)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
@@ -125,15 +131,17 @@ def extract_claims(text: str) -> list[Claim]:
     active = frozenset(p for p in (_COUNTED, _CLEAN, _RESULT, _EXECUTION, _ACTION, _FUZZY) if p.search(masked))
     digits = any(ch.isdigit() for ch in masked)
     spans = split_sentences(masked)
-    plans = non_assertive_spans(masked, spans)
+    plans = non_assertive_spans(masked, spans) + shown_spans(text)
     numeric = _numeric_view(text, masked, m.spans)
     for s, e in spans:
-        claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits))
+        claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits, "```" in text))
     links = [(k.start(1), k.end(1)) for k in _LINK_TARGET.finditer(text)]
     claims.extend(c for kind, s, e in m.spans if (c := _code_claim(text, kind, s, e)) is not None)
     requests = request_spans(masked, spans)
     claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
+    worked = _worked_results(text)
+    claims = [c for c in claims if c.quantity is None or not any(abs(c.quantity.written - w) < 1e-9 for w in worked)]
     claims.sort(key=lambda c: (c.start, c.kind))
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     return [c for c in claims if c.kind != "number" or not any(a <= c.start < b for a, b in results)]
@@ -153,8 +161,16 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
         return Claim("path", raw, s, e, sentence, value=inner.strip("./") if inner.startswith("./") else inner)
     if " " in inner.strip():
         return Claim("identifier", raw, s, e, sentence, subkind="snippet", value=inner)
+    if _GENERIC_CODE.fullmatch(inner):
+        return None
     name = inner.split("(")[0].strip()
     return Claim("identifier", raw, s, e, sentence, value=name or inner)
+
+
+def _worked_results(text: str) -> list[float]:
+    """Results the message works out itself ("= \\$232.00", "= 361 yards"): the arithmetic is shown,
+    so restating its result is not a new claim (a wrong step is a reasoning error, for the graders)."""
+    return [float(m.group(1).replace(",", "")) for m in _WORKED.finditer(text)]
 
 
 def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...]) -> str:
@@ -167,7 +183,7 @@ def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...
 
 
 def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, active: frozenset[re.Pattern[str]],
-                     digits: bool) -> list[Claim]:
+                     digits: bool, shown_code: bool) -> list[Claim]:
     """The claims of one sentence; ``active`` are the patterns that match somewhere in the text;
     ``digits`` is false when the text holds no digit."""
     out: list[Claim] = []
@@ -196,11 +212,16 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
                              polarity=polarity, subkind="ran" if neutral else "outcome"))
     for r in (_ACTION.finditer(masked, s, e) if _ACTION in active else ()):
         verb = r.group("verb").lower()
-        obj = text[r.start("object"):r.end("object")].strip()
+        cut = _OBJECT_END.search(masked, r.start("object"), r.end("object"))
+        end = cut.start() if cut else r.end("object")
+        obj = text[r.start("object"):end].strip()
         if _NEGATION.match(obj):
             continue
-        out.append(Claim("action", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence, subkind=verb,
-                         value=obj))
+        if not r.group(0)[:1].isalpha() and not r.group("verb")[:1].isupper():
+            continue
+        start = r.start("verb") if not r.group(0)[:1].isalpha() else r.start()
+        out.append(Claim("action", text[start:end].rstrip(" ,"), start, end, sentence, subkind=verb,
+                         value=obj, shown_code=shown_code, collective=r.group(0).lstrip()[:2].lower() == "we"))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..edges import Quote
 from ..trace import ObservationCapture, ToolCall
+from ._actions import ground_action
 from ._extract import Claim
 from ._numbers import ground_number
 from ._rows import Row
@@ -163,42 +164,16 @@ def _ground_execution(claim: Claim, evidence: Evidence) -> Grounding:
     return Grounding("invented", f"no run is visible to {evidence.source}")
 
 
-_RUN_VERBS = frozenset(["ran", "run", "executed", "re-ran", "reran", "tested", "queried", "benchmarked", "profiled", "deployed", "installed", "migrated"])
-_GENERIC_OBJECTS = frozenset(["it", "this", "that", "code", "script", "program", "snippet", "command", "them", "everything"])
-_STOP = frozenset(["the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "it", "this", "that", "all", "my", "our", "its", "their", "then", "also", "again", "now", "some", "any"])
-
-
 def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
-    own = [r for r in evidence.runs if r.call.agent == evidence.source]
-    verb = claim.subkind or ""
-    if not own:
-        return Grounding("invented", f"'{verb}' is a claim about {evidence.source}'s own action, and "
-                                     f"{evidence.source} made no tool call before this message")
-    obj = (claim.value or "").lower()
-    words = [w for w in re.findall(r"[a-z0-9_./-]+", obj) if w not in _STOP]
-    concrete = [w for w in words if any(ch in w for ch in "./_") or w in _TOOL_WORDS]
-    for run in reversed(own):
-        haystack = " ".join([run.call.tool, _command(run.call)]).lower()
-        if any(w in haystack for w in concrete) or any(_TOOL_WORDS.get(w) in run.categories for w in words):
-            return Grounding("grounded", f"{evidence.source}'s own call {run.call.id} ({run.call.tool}) matches",
-                             _run_ref(run))
-        if verb in _RUN_VERBS and not concrete and (not words or set(words) & _GENERIC_OBJECTS):
-            return Grounding("grounded", f"{evidence.source} ran {run.call.tool} ({run.call.id})", _run_ref(run))
-    if concrete:
-        return Grounding("invented", f"no tool call of {evidence.source} mentions {', '.join(concrete)}")
-    return Grounding("needs_semantic", f"{evidence.source} made tool calls, but none can be matched to '{obj}'")
-
-
-_TOOL_WORDS: dict[str, Category] = {
-    "tests": "tests", "test": "tests", "pytest": "tests", "suite": "tests", "unittest": "tests",
-    "mypy": "typecheck", "tsc": "typecheck", "pyright": "typecheck", "ruff": "lint", "flake8": "lint",
-    "eslint": "lint", "linter": "lint", "lint": "lint", "build": "build",
-}
-
-
-def _command(call: ToolCall) -> str:
-    args = call.arguments
-    return args if isinstance(args, str) else str(args or "")
+    own = [r.call for r in evidence.runs if claim.collective or r.call.agent == evidence.source]
+    found = ground_action(claim.subkind or "", claim.value or "", evidence.source, own, claim.shown_code)
+    if claim.collective and found.verdict == "invented":
+        return Grounding("needs_semantic", f"{found.reason}; 'we' may be another agent whose work "
+                                           f"{evidence.source} saw in a message")
+    if found.call is None:
+        return Grounding(found.verdict, found.reason)
+    run = next(r for r in evidence.runs if r.call is found.call)
+    return Grounding(found.verdict, found.reason, _run_ref(run))
 
 
 def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from ._rows import vocabulary
+
 _JOINT = re.compile(r";|\s[—–]\s|\s-\s|,\s*(?=(?:so|but|and|which|while|though|although|whereas|because|since|"
                     r"probably|likely|maybe|possibly|perhaps)\b)"
                     r"|:\s+(?=[A-Z])", re.IGNORECASE)
@@ -28,7 +30,8 @@ _HEDGE = re.compile(
     r"\b(?:probably|likely|unlikely|might|may(?![ \t]+\d)|maybe|perhaps|possibly|could|seems?|seemed|looks?|appears? to|"
     r"I think|I believe|I suspect|I guess|I'd guess|I'd|I would|we'd|guess|presumably|suppose|should|would|"
     r"worth|ideally|clearly|obviously|hopefully|assume|assuming|almost certainly|in theory|supposedly|feel free|"
-    r"nice to have|if possible|where possible|if you can|prefer(?:ably)?|optional(?:ly)?)\b",
+    r"nice to have|if possible|where possible|if you can|prefer(?:ably)?|optional(?:ly)?|assum\w*|simulat\w*|"
+    r"suppos\w*|hypothetical\w*|sample data|dummy|placeholder|mock\w*|let's say|imagine)\b",
     re.IGNORECASE)
 _CONDITION = re.compile(r"\b(?:if|unless|once|whether|in case|provided that|as soon as|before you|"
                         r"when you|after you)\b", re.IGNORECASE)
@@ -36,11 +39,22 @@ _PLAN = re.compile(
     r"\b(?:I'll|I will|we'll|we will|I'm going to|we're going to|going to|plan to|I need to|"
     r"we need to|need to|needs to|have to|has to|must|mustn't|shall|can't|cannot|can|"
     r"to do|todo|next step|will need)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^\W*(?:please|kindly|pls|and|then|also|so|but|now|just|first|next|finally)?\s*"
+_REQUEST = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please|kindly|pls|and|then|also|so|but|now|just|first|next|finally)?\s*"
                       r"(?:please\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _PLEASE = re.compile(r"\b(?:please|kindly)\b", re.IGNORECASE)
+_SHOWN = re.compile(r"\\\[[\s\S]*?\\\]|\\\([\s\S]*?\\\)|^[ \t]*(?:/[\w.@-]+)+:\d+:[^\n]*(?:\n[ \t]+[^\n]*)*|"
+                    r"^[ \t]*Traceback \(most recent call last\):(?:\n[ \t]+[^\n]*)*", re.MULTILINE)
+_AGENDA = re.compile(r"\b(?:plan|steps?|next|todo|to-do|approach|proposal|proposed|options?|here's how|"
+                     r"here is how|we will|we'll|I will|I'll)\b", re.IGNORECASE)
+_LIST_AFTER = re.compile(r"(?:\s*\n[ \t]*(?:[-*•]|\d+[.)])[^\n]*)+")
 _EXAMPLE = re.compile(r"\b(?:e\.g\.|for example|for instance|such as|say,)", re.IGNORECASE)
-IMPERATIVE_VERBS = frozenset(["never", "don't", "do", "add", "apply", "ask", "assign", "avoid", "book", "bump", "call", "cap", "change", "check", "choose", "confirm", "consider", "contact", "copy", "create", "cut", "delete", "deploy", "diff", "do", "double-check", "draft", "edit", "email", "enable", "enter", "escalate", "file", "fix", "flag", "follow", "forward", "get", "give", "grab", "hand", "hold", "include", "keep", "leave", "let", "link", "look", "loop", "make", "mark", "merge", "move", "note", "notify", "open", "pass", "pay", "ping", "pick", "post", "publish", "pull", "push", "put", "quote", "raise", "re-run", "read", "reach", "record", "refund", "reject", "remember", "remove", "replace", "reply", "request", "rerun", "reschedule", "reserve", "restart", "retry", "return", "review", "roll", "run", "schedule", "send", "set", "ship", "skip", "start", "stick", "stop", "submit", "swap", "switch", "take", "tell", "test", "treat", "try", "update", "upgrade", "use", "verify", "wait", "watch", "write"])
+IMPERATIVE_VERBS = vocabulary("""never don't do add apply ask assign avoid book bump call cap change check choose confirm consider
+contact copy create cut delete deploy diff do double-check draft edit email enable enter escalate
+file fix flag follow forward get give grab hand hold include keep leave let link look loop make mark
+merge move note notify open pass pay ping pick post publish pull push put quote raise re-run read
+reach record refund reject remember remove replace reply request rerun reschedule reserve restart
+retry return review roll run schedule send set ship skip start stick stop submit swap switch take
+tell test treat try update upgrade use verify wait watch write""")
 
 
 def clauses(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -61,13 +75,9 @@ def assertive(text: str, start: int, end: int, sentence_end: int) -> bool:
     piece = text[start:end]
     if text[start:sentence_end].rstrip().endswith("?"):
         return False
-    if _HEDGE.search(piece) or _CONDITION.search(piece) or _PLAN.search(piece) or _EXAMPLE.search(piece) \
-            or _PLEASE.search(piece):
+    if _HEDGE.search(piece) or _CONDITION.search(piece) or _PLAN.search(piece) or _EXAMPLE.search(piece):
         return False
-    request = _REQUEST.match(piece)
-    if request is not None and request.group("verb").lower() in IMPERATIVE_VERBS:
-        return _starts_with_subject(piece, request.start("verb"))
-    return True
+    return not _requests(text, start, end)
 
 
 def _starts_with_subject(piece: str, verb_at: int) -> bool:
@@ -78,6 +88,13 @@ def _starts_with_subject(piece: str, verb_at: int) -> bool:
         "pass", "passes", "fail", "fails", "for", "of", "on")
 
 
+def shown_spans(original: str) -> list[tuple[int, int]]:
+    """Spans of the *original* text that show work or output rather than assert: written-out
+    math (``\\[ ... \\]``, ``\\( ... \\)``) and log lines pasted into the message (a warning
+    with its path and line number, a traceback)."""
+    return [(m.start(), m.end()) for m in _SHOWN.finditer(original)]
+
+
 def request_spans(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Clauses that ask or instruct the receiver ("Please process the refund the customer asked
     for"). Reported speech ("the customer said the export can run at night") is still reported
@@ -85,22 +102,32 @@ def request_spans(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int
     out: list[tuple[int, int]] = []
     for s, e in sentences:
         for a, b in clauses(text, s, e):
-            piece = text[a:b]
-            request = _REQUEST.match(piece)
-            imperative = request is not None and request.group("verb").lower() in IMPERATIVE_VERBS \
-                and not _starts_with_subject(piece, request.start("verb"))
-            if imperative or _PLEASE.search(piece) or text[a:e].rstrip().endswith("?"):
+            if _requests(text, a, b) or text[a:e].rstrip().endswith("?"):
                 out.append((a, b))
     return out
 
 
+def _requests(text: str, start: int, end: int) -> bool:
+    """The clause asks or tells the receiver to do something: "please", or a bare verb first."""
+    piece = text[start:end]
+    request = _REQUEST.match(piece)
+    imperative = request is not None and request.group("verb").lower() in IMPERATIVE_VERBS \
+        and not _starts_with_subject(piece, request.start("verb"))
+    return imperative or _PLEASE.search(piece) is not None
+
+
 def non_assertive_spans(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Every clause of ``text`` that asserts nothing; a condition opening a sentence
-    ("If TAP falls through, ...") covers the whole sentence."""
+    ("If TAP falls through, ...") covers the whole sentence; a non-assertive sentence that
+    introduces a list ("Let's assume the following numbers:") covers the list."""
     out: list[tuple[int, int]] = []
     for s, e in sentences:
+        if text[s:e].rstrip().endswith(":") and (not assertive(text, s, e, e) or _AGENDA.search(text, s, e)):
+            block = _LIST_AFTER.match(text, e)
+            if block is not None:
+                out.append((e, block.end()))
         parts = clauses(text, s, e)
-        if parts and _CONDITION.match(text[parts[0][0]:parts[0][1]].lstrip()):
+        if parts and (_CONDITION.match(text[parts[0][0]:parts[0][1]].lstrip()) or _requests(text, *parts[0])):
             out.append((s, e))
             continue
         out.extend((a, b) for a, b in parts if not assertive(text, a, b, e))

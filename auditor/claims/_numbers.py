@@ -11,8 +11,9 @@ In order, the first that applies decides:
    percentage, percentage change, mean, a column total) -> ``grounded``, operands quoted;
 4. **miscomputed**: the sentence computes it ("= ", "in total", "average", "12x faster") from
    numbers the evidence states, and the arithmetic does not give it -> ``contradicted``;
-5. **aligned on a word**: rows that share a plain word with the claim ("disk", "total")
-   give another number of the same family -> ``contradicted``;
+5. **aligned on a word**: a structured row of tool output (a ``"key": value`` pair, a short
+   ``key: value`` or table line) that shares a plain word with the claim ("disk", "total") gives
+   another number of the same family -> ``contradicted``;
 6. otherwise ``invented`` (``unverifiable`` when the source's observations are only partly
    captured).
 
@@ -81,7 +82,8 @@ def ground_number(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    weak = [r for r in rows if claim.keys & r.keys and len(r.text) <= 200 and len(_same_measure(q, r)) == 1]
+    weak = [r for r in rows if (r.structured or r.output and q.family == "count") and claim.keys & r.keys
+            and len(_same_measure(q, r)) == 1]
     if weak and q.family is not None:
         row = weak[-1]
         other = _same_measure(q, row)[0]
@@ -100,16 +102,17 @@ def _names(keys: Iterable[str]) -> str:
 
 
 def _candidates(q: Quantity, row: Row) -> list[Quantity]:
-    """The row's numbers that could measure what the claim measures (bare ones only when the
-    claim has a unit family or the row is short, as a table or JSON row is)."""
+    """The row's numbers that could measure what the claim measures: the same unit family, or a
+    bare number of a structured row of tool output (a table or JSON row)."""
     return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
-            and (e.family == q.family or e.bare)]
+            and (e.family == q.family or e.bare and row.structured)]
 
 
 def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
     """Numbers of the row in the claim's own unit family, or the value of a ``"key": value`` pair."""
     pair = row.text.startswith('"')
-    return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair and e.bare))]
+    return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair and e.bare))
+            and (q.family != "count" or e.noun == q.noun)]
 
 
 def _ground_date(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:

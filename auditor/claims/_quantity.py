@@ -35,8 +35,8 @@ NUMBER = re.compile(
     r"\balmost\s+|\bsome\s+)?"
     r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
     r"(?<![\w.,/:-])(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-    r"(?P<scale>\s?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
-    r"(?P<unit>\s?(?:%|pp|percentage points?|percent|x\b|×|°\s?[CF]|"
+    r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
+    r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
     r"(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
     r"b|kb|mb|gb|tb|kib|mib|gib|bytes|[a-zA-Z][a-zA-Z_-]*)\b))?"
     r"(?![.,]?\d)")
@@ -140,7 +140,7 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         family, value, step = "calendar", value * _CALENDAR[low_unit], step * _CALENDAR[low_unit]
     elif low_unit in _SIZE:
         family, value, step = "size", value * _SIZE[low_unit], step * _SIZE[low_unit]
-    elif low_unit and low_unit not in _NOT_COUNTED and low_unit.isalpha():
+    elif low_unit and low_unit not in _NOT_COUNTED and low_unit.isalpha() and not unit[:1].isupper():
         family, noun = "count", low_unit.rstrip("s") or low_unit
     unit_used = family is not None and currency is None or (currency is not None and low_unit in ("x",))
     end = m.end("unit") if unit_used and m.group("unit") else m.end("scale") if m.group("scale") else m.end("num")

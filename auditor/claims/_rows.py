@@ -16,9 +16,21 @@ from ._quantity import Quantity, clocks, dates, quantities
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _PAIR = re.compile(r'"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>"[^"\n]*"|-?\d[\d.eE+-]*|true|false|null)')
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:(\d+)(?=:|\b)")
+_RECORD = re.compile(r"^\s*[\w .-]{1,40}(?::|\||=|\t|\s{2,})")
 _OBJECT = re.compile(r"\{[^{}\[\]]*\}")
-KEY_STOP = frozenset(["the", "a", "an", "and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was", "were", "be", "been", "has", "have", "had", "it", "its", "this", "that", "these", "those", "there", "their", "them", "they", "we", "our", "you", "your", "i", "my", "me", "he", "she", "his", "her", "per", "than", "then", "so", "as", "all", "any", "each", "both", "only", "also", "just", "now", "still", "over", "under", "about", "around", "roughly", "approx", "total", "not", "no", "yes", "out", "up", "down", "into", "since", "after", "before", "while", "new", "old", "last", "first", "second", "next", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "via", "but", "if", "when", "what", "which", "who", "whom", "whose", "how", "why", "where", "because", "says", "say", "said", "shows", "show", "shown"])
 
+
+def vocabulary(words: str) -> frozenset[str]:
+    """A word list written as text, one space or newline between words."""
+    return frozenset(words.split())
+
+
+KEY_STOP = vocabulary("""the a an and or of to in on at for with by from is are was were be been has have had it its this
+that these those there their them they we our you your i my me he she his her per than then so as
+all any each both only also just now still over under about around roughly approx total not no yes
+out up down into since after before while new old last first second next one two three four five six
+seven eight nine ten via but if when what which who whom whose how why where because says say said
+shows show shown""")
 
 @dataclass(frozen=True)
 class Row:
@@ -30,6 +42,8 @@ class Row:
     keys: frozenset[str]
     dates: frozenset[tuple[int, int, int | None]]
     clocks: frozenset[str]
+    structured: bool = False
+    output: bool = False
 
 
 def key_words(text: str) -> frozenset[str]:
@@ -49,8 +63,10 @@ def strong(word: str) -> bool:
     return any(ch.isdigit() for ch in word) or any(ch in word for ch in "-_.@:/")
 
 
-def rows(index: int, text: str) -> tuple[Row, ...]:
-    """The rows of one evidence text (``index`` names the text in the edge's evidence)."""
+def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
+    """The rows of one evidence text (``index`` names the text in the edge's evidence).
+    ``output`` says it is tool output, whose short lines are records (``key: value``, a table
+    row), not prose."""
     spans: list[tuple[int, int]] = []
     pos = 0
     for line in text.split("\n"):
@@ -66,8 +82,9 @@ def rows(index: int, text: str) -> tuple[Row, ...]:
         qs = tuple(replace(q, start=q.start + start, end=q.end + start) for q in quantities(piece))
         qs += tuple(Quantity(float(m.group(1)), None, 1.0, False, m.start(1) + start, m.end(1) + start, m.group(1),
                              written=float(m.group(1))) for m in _FILE_LINE.finditer(piece))
+        structured = output and (piece.startswith(('"', "{")) or (len(piece) <= 80 and _RECORD.search(piece) is not None))
         out.append(Row(index, start, end, piece, qs, key_words(_strip_numbers(piece)),
-                       frozenset(d for _, _, d in dates(piece)), frozenset(c for _, _, c in clocks(piece))))
+                       frozenset(d for _, _, d in dates(piece)), frozenset(c for _, _, c in clocks(piece)), structured, output))
     return tuple(out)
 
 
