@@ -81,7 +81,7 @@ _NEGATION = re.compile(r"\b(?:not|n't|never|no longer|yet to)\b", re.IGNORECASE)
 _NOT_A_RESULT = re.compile(
     r"\b(?:if|once|until|unless|whether|when|after|before|so that|make sure|ensure|should|must|need to|needs to|"
     r"have to|has to|want to|in order to|will|would|could|can|let's|let us|please|expect(?:ed|s)? to|try to|"
-    r"trying to|going to|plan to)\b",
+    r"trying to|going to|plan to)\b(?![ \t]+\d)",
     re.IGNORECASE)
 _EXECUTION = re.compile(
     r"\b(?P<subject>(?:the |this |my |our )?(?:code|script|query|program|command|function|notebook|job|"
@@ -103,6 +103,11 @@ _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?
 _HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 _TICKET = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<![\w&])#\d{2,}\b")
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
+_HTTP_BEFORE = re.compile(r"\b(?:returns?|returned|status(?: code)?|HTTP(?:/[\d.]+)?|came back(?: with| as)?|"
+                          r"responded(?: with)?|response|got(?: an?)?|gives?|gave)\s+(?:an?\s+)?$", re.IGNORECASE)
+_HTTP_AFTER = re.compile(r"\s*(?:OK|Created|Accepted|No Content|Bad Request|Unauthori[sz]ed|Forbidden|Not Found|"
+                         r"Conflict|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|"
+                         r"Gateway Timeout|errors?|responses?|status)\b")
 _WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
 _GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
 _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
@@ -114,7 +119,8 @@ _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average
                        r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left)\b|\d\s*x\b|/(?:night|head|day|mo|month|yr|year|person|pp)\b",
                        re.IGNORECASE)
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
-_SEGMENT = re.compile(r"[,;|\n]|\s[—–]\s|:\s")
+_SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
+_TOKEN = re.compile(r"[^\s|()\[\]]+")
 
 
 def _is_statement(masked: str, s: int, e: int, start: int, at: int) -> bool:
@@ -302,11 +308,23 @@ def _number_claims(text: str, masked: str, s: int, e: int) -> list[Claim]:
         nxt = _SEGMENT.search(masked, end, e)
         seg_end = nxt.start() if nxt else e
         operands = tuple(o for o in found if o is not q)
-        out.append(Claim("number", text[start:end], start, end, sentence, subkind=_subkind(q), value=q.text,
-                         quantity=q, keys=key_words(masked[seg_start:start] + " " + masked[end:seg_end]),
+        http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (
+            _HTTP_BEFORE.search(masked, max(s, start - 30), start) is not None
+            or _HTTP_AFTER.match(masked, end) is not None)
+        out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
+                         value=q.text,
+                         quantity=q, keys=_subject(text, seg_start, start, end, seg_end),
                          operands=operands, computed=_COMPUTED.search(masked, s, e) is not None
                          or masked[start:start + 1] in "+-−"))
     return out
+
+
+def _subject(text: str, seg_start: int, start: int, end: int, seg_end: int) -> frozenset[str]:
+    """The words that name what a number measures: the three tokens before it and the two after
+    it, within its segment of the sentence ("INV-90418 (2)", "| gamma.example | $39/mo |")."""
+    before = _TOKEN.findall(text[seg_start:start])[-3:]
+    after = _TOKEN.findall(text[end:seg_end])[:2]
+    return key_words(" ".join(before + after))
 
 
 def _is_list_marker(masked: str, start: int, end: int) -> bool:

@@ -18,6 +18,7 @@ Numbers, dates and times are grounded by ``_numbers``; see ``_verdicts`` for the
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -27,8 +28,9 @@ from ._actions import ground_action
 from ._extract import Claim
 from ._numbers import ground_number
 from ._rows import Row
-from ._tools import Category, Outcome, ToolSemantics, outcome
+from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
 from ._verdicts import Verdict
+from .parsers import http_statuses
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,8 @@ class Evidence:
 
 def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:
     categories = semantics.categories_of(call)
+    if test_summary(call):
+        categories |= {"tests"}
     return Run(call, categories, outcome(call, log_viewer="ci" in categories))
 
 
@@ -102,6 +106,10 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         return _ground_execution(claim, evidence)
     if claim.kind == "action":
         return _ground_action(claim, evidence)
+    if claim.subkind == "http":
+        found_status = _ground_http(claim, evidence)
+        if found_status is not None:
+            return found_status
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
         found = ground_number(claim, evidence.rows)
         if found.row is None:
@@ -162,6 +170,32 @@ def _ground_execution(claim: Claim, evidence: Evidence) -> Grounding:
     if evidence.runs:
         return Grounding("needs_semantic", "the visible runs record no outcome", _run_ref(evidence.runs[-1]))
     return Grounding("invented", f"no run is visible to {evidence.source}")
+
+
+def _ground_http(claim: Claim, evidence: Evidence) -> Grounding | None:
+    """An HTTP status ("returns 200", "403 Forbidden") against the statuses the visible calls
+    report (``parsers.http``): one of them -> grounded; others only -> contradicted; none -> the
+    number is grounded as any other."""
+    code = int(claim.quantity.value) if claim.quantity is not None else -1
+    seen: list[tuple[EvidenceText, int, int, int]] = []
+    for run in evidence.runs:
+        result = run.call.result or ""
+        text = EvidenceText(run.call.id, "result", result)
+        seen.extend((text, c, a, b) for c, a, b in http_statuses(result, _command(run.call)))
+    for text, c, a, b in reversed(seen):
+        if c == code:
+            return Grounding("grounded", f"{text.event_id} reports HTTP {c}", _ref(text, a, b))
+    if seen:
+        text, c, a, b = seen[-1]
+        codes = sorted({s[1] for s in seen})
+        return Grounding("contradicted", f"the visible calls report HTTP {', '.join(map(str, codes))}, "
+                                         f"not {code}", _ref(text, a, b))
+    return None
+
+
+def _command(call: ToolCall) -> str:
+    args = call.arguments
+    return args if isinstance(args, str) else json.dumps(args or {}, default=str)
 
 
 def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:

@@ -2,8 +2,7 @@
 code execution, and what their outcome was.
 
 The categories are data (``default_tools.yaml``, overridable with a file in ``config/``);
-the result parsers are code: pytest / unittest / jest / go / cargo summaries, ruff, mypy
-and tsc messages, and the ``exitcode: N (execution ...)`` lines of AG2 / AutoGen.
+the result parsers are code, one module per tool family in ``parsers``.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import ConfigError
 from ..trace import ToolCall
+from .parsers import read
 
 Category = Literal["tests", "lint", "typecheck", "build", "ci", "execution"]
 RESULT_CATEGORIES: tuple[Category, ...] = ("tests", "lint", "typecheck", "build", "ci")
@@ -109,59 +109,39 @@ class Outcome:
         return dict(self.counts).get(name)
 
 
-_COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|xpassed|deselected|total)\b",
-                    re.IGNORECASE)
-_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in", re.MULTILINE)
-_UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
-_EXITCODE = re.compile(r"exitcode:\s*(-?\d+)\s*\(execution (succeeded|failed)\)", re.IGNORECASE)
-_FAIL_MARKERS = re.compile(
-    r"^(?:FAIL\b.*|Found \d+ errors?.*|.*\berror TS\d+.*|Traceback \(most recent call last\).*|"
-    r"test result: FAILED.*|BUILD FAILED.*|npm ERR!.*|.*##\[error\].*|.*Process completed with exit code [1-9].*)$",
-    re.MULTILINE)
-_PASS_MARKERS = re.compile(
-    r"^(?:All checks passed!?|Success: no issues found.*|ok\s+\S+.*|test result: ok\..*|BUILD SUCCESSFUL.*)$",
-    re.MULTILINE)
-_SUMMARY_LINE = re.compile(r"^.*\b\d[\d,]*\s+(?:passed|failed)\b.*$", re.MULTILINE | re.IGNORECASE)
-
-
 def outcome(call: ToolCall, log_viewer: bool = False) -> Outcome:
-    """Counts from summary lines; pass/fail from the exit code or status when recorded,
-    else from the output's own markers. Failure counts always win over an exit code of 0.
+    """What a call's output says about the run, by the tool-family parsers (``parsers``).
+    A decisive reading (a failure count) wins; then the exit code or status when recorded
+    (AG2's ``exitcode: N`` line is the code's own exit code); then the parsers' markers.
     For a ``log_viewer`` (``gh run view`` and other CI queries) the exit code is the viewer's,
-    not the job's: only the log's own markers decide."""
-    text = call.result or ""
-    counts: dict[str, int] = {}
-    line: tuple[int, int] | None = None
-    summaries = list(_SUMMARY_LINE.finditer(text))
-    summary = summaries[-1] if summaries else None
-    if summary is not None:
-        line = (summary.start(), summary.end())
-        for m in _COUNT.finditer(summary.group(0)):
-            key = m.group(2).lower().rstrip("s") if m.group(2).lower().startswith("error") else m.group(2).lower()
-            counts[key] = int(m.group(1).replace(",", ""))
-    ran = _UNITTEST_RAN.search(text)
-    if ran is not None:
-        counts.setdefault("total", int(ran.group(1)))
-    end = _UNITTEST_END.search(text)
-    if end is not None and line is None:
-        line = (end.start(), end.end())
-    exitcode = _EXITCODE.search(text)
+    not the job's: the log's own markers decide before the recorded status."""
+    readings = read(call.result or "")
+    tests = readings.get("tests")
+    counts = tests.counts if tests is not None else ()
+    lines = [r.line for r in readings.values() if r.line is not None]
+    line = tests.line if tests is not None and tests.line is not None else (lines[0] if lines else None)
+    decisive = next((r for r in readings.values() if r.decisive), None)
+    if decisive is not None:
+        return Outcome(decisive.passed, counts, decisive.line or line)
+    ag2 = readings.get("execution")
     code = None if log_viewer else call.exit_code
-    if code is None and exitcode is not None:
-        code = int(exitcode.group(1))
-    if exitcode is not None and line is None:
-        line = (exitcode.start(), exitcode.end())
-    failures = counts.get("failed", 0) + counts.get("error", 0)
-    if failures or (end is not None and end.group(1) == "FAILED"):
-        return Outcome(False, tuple(counts.items()), line)
+    if code is None and ag2 is not None and ag2.code is not None:
+        code = ag2.code
     if code is not None:
-        return Outcome(code == 0, tuple(counts.items()), line)
-    fail = _FAIL_MARKERS.search(text) if log_viewer or call.status == "unknown" else None
-    if fail is not None:
-        return Outcome(False, tuple(counts.items()), line or (fail.start(), fail.end()))
+        return Outcome(code == 0, counts, line)
+    markers = [r for r in readings.values() if r.passed is not None]
+    failed = next((r for r in markers if r.passed is False), None)
+    if failed is not None and (log_viewer or call.status == "unknown"):
+        return Outcome(False, counts, failed.line)
     if call.status != "unknown":
-        return Outcome(call.status == "ok", tuple(counts.items()), line)
-    ok = _PASS_MARKERS.search(text)
-    if ok is not None or counts.get("passed") or (end is not None and end.group(1) == "OK"):
-        return Outcome(True, tuple(counts.items()), line or (ok.start(), ok.end()) if ok else line)
-    return Outcome(None, tuple(counts.items()), line)
+        return Outcome(call.status == "ok", counts, line)
+    if markers:
+        return Outcome(True, counts, markers[0].line)
+    return Outcome(None, counts, line)
+
+
+def test_summary(call: ToolCall) -> bool:
+    """The output holds a test runner's summary, whatever the tool was (``gh run view`` of a
+    job that ran pytest): the call is then evidence about the tests too."""
+    tests = read(call.result or "").get("tests")
+    return tests is not None and bool(tests.counts)

@@ -1,0 +1,50 @@
+"""Test-runner summaries: pytest (``3 failed, 41 passed in 2.1s``), jest/vitest (``Tests: 1 failed,
+41 passed, 42 total``), unittest (``Ran 7 tests`` ... ``OK`` / ``FAILED (failures=1)``), go test
+(``ok  pkg 0.4s`` / ``--- FAIL`` / ``FAIL pkg``) and cargo test (``test result: ok. 42 passed``).
+The last summary line of the output decides: a rerun printed later wins."""
+
+from __future__ import annotations
+
+import re
+
+from . import Reading, register
+
+_COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|xpassed|deselected|total)\b",
+                    re.IGNORECASE)
+_SUMMARY_LINE = re.compile(r"^.*\b\d[\d,]*\s+(?:passed|failed)\b.*$", re.MULTILINE | re.IGNORECASE)
+_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in", re.MULTILINE)
+_UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
+_GO_FAIL = re.compile(r"^(?:--- FAIL:.*|FAIL\t.*)$", re.MULTILINE)
+_GO_OK = re.compile(r"^ok\s+\S+.*$", re.MULTILINE)
+_CARGO = re.compile(r"^test result: (ok|FAILED)\..*$", re.MULTILINE)
+
+
+@register("tests")
+def parse(text: str) -> Reading | None:
+    counts: dict[str, int] = {}
+    line: tuple[int, int] | None = None
+    summaries = list(_SUMMARY_LINE.finditer(text))
+    if summaries:
+        summary = summaries[-1]
+        line = (summary.start(), summary.end())
+        for m in _COUNT.finditer(summary.group(0)):
+            word = m.group(2).lower()
+            counts["error" if word.startswith("error") else word] = int(m.group(1).replace(",", ""))
+    ran = _UNITTEST_RAN.search(text)
+    if ran is not None:
+        counts.setdefault("total", int(ran.group(1)))
+    end = _UNITTEST_END.search(text) if ran is not None or summaries else None
+    if end is not None and line is None:
+        line = (end.start(), end.end())
+    failures = counts.get("failed", 0) + counts.get("error", 0)
+    if failures or (end is not None and end.group(1) == "FAILED"):
+        return Reading("tests", False, True, tuple(counts.items()), line)
+    for pattern, passed in ((_CARGO, None), (_GO_FAIL, False), (_GO_OK, True)):
+        hit = pattern.search(text)
+        if hit is not None:
+            state = passed if passed is not None else hit.group(1) == "ok"
+            return Reading("tests", state, False, tuple(counts.items()), line or (hit.start(), hit.end()))
+    if counts or end is not None:
+        passed = bool(counts.get("passed")) or (end is not None and end.group(1) == "OK")
+        return Reading("tests", True if passed else None, False, tuple(counts.items()), line)
+    return None
