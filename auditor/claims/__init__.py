@@ -1,10 +1,10 @@
 """Checkable claims in handoffs and their grounding against the trace's evidence."""
 
 from ._extract import Claim, ClaimKind, extract_claims
-from ._ground import Evidence, EvidenceText, Grounding, Run, ground, make_run
+from ._ground import Evidence, EvidenceText, Run, ground, make_run
 from ._rows import Row, rows
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
-from ._verdicts import SEVERITY, STATUS, VERDICTS, Verdict
+from ._verdicts import SEVERITY, STATUS, VERDICTS, Grounding, Verdict
 
 __all__ = [
     "DEFAULT_TOOLS_FILE", "SEVERITY", "STATUS", "VERDICTS", "Category", "Claim", "ClaimKind", "Evidence",

@@ -29,7 +29,7 @@ from ._extract import Claim
 from ._numbers import ground_number
 from ._rows import Row
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
-from ._verdicts import Verdict
+from ._verdicts import Grounding, Verdict, under_capture
 from .parsers import http_statuses
 
 
@@ -45,13 +45,6 @@ class Run:
     call: ToolCall
     categories: frozenset[Category]
     outcome: Outcome
-
-
-@dataclass(frozen=True)
-class Grounding:
-    verdict: Verdict
-    reason: str
-    ref: Quote | None = None
 
 
 @dataclass(frozen=True)
@@ -90,11 +83,7 @@ def _run_ref(run: Run) -> Quote:
 
 
 def ground(claim: Claim, evidence: Evidence) -> Grounding:
-    found = _ground(claim, evidence)
-    if found.verdict == "invented" and evidence.capture == "partial":
-        return Grounding("unverifiable", f"{found.reason}; {evidence.source} saw more than the trace records "
-                                         f"(capture: partial)", found.ref)
-    return found
+    return under_capture(_ground(claim, evidence), evidence.source, evidence.capture)
 
 
 def _ground(claim: Claim, evidence: Evidence) -> Grounding:

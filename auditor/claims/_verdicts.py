@@ -16,7 +16,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
+
+from ..edges import Quote
+from ..trace import ObservationCapture
 
 Verdict = Literal["grounded", "contradicted", "invented", "unverifiable", "needs_semantic"]
 VERDICTS: tuple[Verdict, ...] = ("grounded", "contradicted", "invented", "unverifiable", "needs_semantic")
@@ -25,3 +29,22 @@ STATUS: dict[Verdict, Literal["pass", "fail", "unmeasured"]] = {
     "needs_semantic": "unmeasured"}
 SEVERITY: dict[Verdict, str] = {"grounded": "none", "contradicted": "critical", "invented": "major",
                                 "unverifiable": "unknown", "needs_semantic": "unknown"}
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """A claim's verdict, why, and the evidence line that decided it (when one did)."""
+
+    verdict: Verdict
+    reason: str
+    ref: Quote | None = None
+
+
+def under_capture(found: Grounding, source: str, capture: ObservationCapture) -> Grounding:
+    """Absence proves nothing when the source saw more than the trace records: an ``invented``
+    claim of a source with ``capture: partial`` is ``unverifiable``. Support and contradiction
+    by what *is* recorded stand."""
+    if found.verdict == "invented" and capture == "partial":
+        return Grounding("unverifiable", f"{found.reason}; {source} saw more than the trace records "
+                                         f"(capture: partial)", found.ref)
+    return found

@@ -45,7 +45,7 @@ def read(text: str) -> dict[str, Reading]:
     return {family: reading for family, reading in found.items() if reading is not None}
 
 
-from . import ci, execution, lint, tests  # noqa: E402  (registers the parsers)
-from .http import http_statuses  # noqa: E402
+from . import runners  # noqa: E402  (registers the tests and lint parsers)
+from .logs import http_statuses  # noqa: E402  (and the execution and ci parsers)
 
-__all__ = ["PARSERS", "Reading", "ci", "execution", "http_statuses", "lint", "read", "register", "tests"]
+__all__ = ["PARSERS", "Reading", "http_statuses", "read", "register", "runners"]

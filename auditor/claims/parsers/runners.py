@@ -1,7 +1,14 @@
-"""Test-runner summaries: pytest (``3 failed, 41 passed in 2.1s``), jest/vitest (``Tests: 1 failed,
+"""Test runners and linters.
+
+Test-runner summaries: pytest (``3 failed, 41 passed in 2.1s``), jest/vitest (``Tests: 1 failed,
 41 passed, 42 total``), unittest (``Ran 7 tests`` ... ``OK`` / ``FAILED (failures=1)``), go test
 (``ok  pkg 0.4s`` / ``--- FAIL`` / ``FAIL pkg``) and cargo test (``test result: ok. 42 passed``).
-The last summary line of the output decides: a rerun printed later wins."""
+The last summary line of the output decides: a rerun printed later wins.
+
+Linters and type checkers: ruff (``All checks passed!`` means 0 errors, ``Found N errors.``),
+mypy (``Success: no issues found``, ``Found N errors in M files``), eslint (``✖ N problems``) and
+tsc (``error TS2322``).
+"""
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ _CARGO = re.compile(r"^test result: (ok|FAILED)\..*$", re.MULTILINE)
 
 
 @register("tests")
-def parse(text: str) -> Reading | None:
+def parse_tests(text: str) -> Reading | None:
     counts: dict[str, int] = {}
     line: tuple[int, int] | None = None
     summaries = list(_SUMMARY_LINE.finditer(text))
@@ -47,4 +54,22 @@ def parse(text: str) -> Reading | None:
     if counts or end is not None:
         passed = bool(counts.get("passed")) or (end is not None and end.group(1) == "OK")
         return Reading("tests", True if passed else None, False, tuple(counts.items()), line)
+    return None
+
+
+_LINT_CLEAN = re.compile(r"^(?:All checks passed!?|Success: no issues found.*)$", re.MULTILINE)
+_LINT_ERRORS = re.compile(r"^(?:Found (\d+) errors?.*|✖ (\d+) problems? \((\d+) errors?.*|.*\berror TS\d+.*)$",
+                    re.MULTILINE)
+
+
+@register("lint")
+def parse_lint(text: str) -> Reading | None:
+    bad = _LINT_ERRORS.search(text)
+    if bad is not None:
+        found = bad.group(1) or bad.group(3)
+        counts = (("error", int(found)),) if found is not None else ()
+        return Reading("lint", found == "0", False, counts, (bad.start(), bad.end()))
+    clean = _LINT_CLEAN.search(text)
+    if clean is not None:
+        return Reading("lint", True, False, (("error", 0),), (clean.start(), clean.end()))
     return None
