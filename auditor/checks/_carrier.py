@@ -44,9 +44,12 @@ WAIVERS = frozenset({"not required to", "is not required", "are not required", "
                      "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
                      "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
                      "optional", "optionally", "up to you", "at your discretion"})
+_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _OK = re.compile(r"\b(?:is|are|'s) (?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
+_KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
+                        r"rather than)\b")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
 _UPPER = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped|limit|"
                     r"within|less than|fewer than|until|no later than|before)\b")
@@ -77,6 +80,7 @@ def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int
               parsed: Sequence[tuple[int, Directive]]) -> Reading:
     """Read the aligned unit ``words`` (``spans``: its clauses, ``parsed``: each directive of it
     with the offset of its cue in ``words``) against constraint ``c`` quoted as ``upstream``."""
+    words = _FENCED.sub(lambda m: " " * len(m.group(0)), words)
     whole = words.lower()
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
@@ -93,7 +97,8 @@ def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int
             continue  # code and tables state values, not strength: no reading
         forms = text_forms(text)
         found = [k for k in hit if forms.has(k)]
-        if excluded and re.search(rf"\b{re.escape(excluded)}\b", text.lower()) and not _negated(text.lower()):
+        if excluded and re.search(rf"\b{re.escape(excluded)}\b", text.lower()) and not _negated(text.lower()) \
+                and not _KEEPS_OUT.search(text.lower()) and not reports_done(text.lower()):
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
         if len(found) >= 2 or any(k.strong for k in found):
             inside = [d for at, d in parsed if start <= at < end]
@@ -123,18 +128,21 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     low = words.lower()
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))]
     negated = _negated(low[:reach + 1])
+    governs = _negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION] + ([m.group(0) for m in _OK.finditer(low)])
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
     hedged = HEDGE_PATTERN.search(low[:reach + 1]) is not None or HEDGE_PATTERN.match(low, reach) is not None
+    settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
         related = [d for d in inside if verb_relation(c.action, d.action) in ("same", "antonym")]
         d = (related or list(inside))[-1]
         own = verb_relation(c.action, d.action)
         if own in ("same", "antonym"):
             relation = own
+            settled = True
         polarity = d.polarity
         strength = Strength.ABSOLUTE if d.imperative else d.strength
     elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
@@ -159,6 +167,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
     if polarity != c.polarity:
+        if not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
+            return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}")
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
         return Reading("inverted", f"inverted: {up} -> {said}")
@@ -219,6 +229,19 @@ def _done(action: str | None, low: str) -> bool:
     """The clause opens with the action in the past tense: "Refunded the duplicate charge"."""
     m = _DONE.match(low)
     return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
+
+
+def _negation_governs(action: str | None, low: str) -> bool:
+    """A negation right before the constraint's own verb ("do not include", "never share",
+    "no need to run", "without including"), not one about something else in the clause."""
+    if action is None:
+        return False
+    own = word_forms(action)
+    for m in re.finditer(r"\b(?:not|never|no|n't|without|nothing|none)\b", low):
+        following = re.findall(r"[a-z]+", low[m.end():m.end() + 40])[:3]
+        if any(word_forms(w) & own for w in following):
+            return True
+    return False
 
 
 def _negated(low: str) -> bool:

@@ -169,9 +169,13 @@ class ConstraintCheck:
             return []
         units = self._handoff_units(edge)
         structured = any(u.text.field.startswith("structured.") for u in units)
-        return [self._judge(edge, c, units, structured) for c in constraints]
+        judged = (self._judge(edge, c, units, structured) for c in constraints)
+        return [f for f in judged if f is not None]
 
-    def _judge(self, edge: Edge, constraint: Constraint, units: tuple[_Unit, ...], structured: bool) -> Finding:
+    def _judge(self, edge: Edge, constraint: Constraint, units: tuple[_Unit, ...],
+               structured: bool) -> Finding | None:
+        """The finding for one constraint; None when the handoff does not restate it and the
+        receiver saw the original itself: nothing was lost on this edge, and nothing to grade."""
         c = constraint.directive
         keys = c.keys
         details: dict[str, object] = {
@@ -181,11 +185,13 @@ class ConstraintCheck:
         }
         mentions = tuple(dict.fromkeys(u.quote() for u in units if len(u.sentences) == 1 and any(
             u.forms.has(k) for k in keys if k.strong or k.kind == "noun")))
+        best = _best(keys, units) if _specific(keys) else None
+        if best is None and constraint.quote.event_id in edge.receiver_saw:
+            return None
         if not _specific(keys):
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "nothing specific to match deterministically; needs the semantic grader",
                            constraint.quote, (), mentions, details)
-        best = _best(keys, units)
         if best is not None:
             unit, share, hit = best
             details.update({"alignment": round(share, 2), "matched": [k.text for k in hit]})
@@ -214,11 +220,8 @@ class ConstraintCheck:
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "not restated; whether it concerns the receiver (or the source already "
                            "fulfilled it) needs the semantic grader", constraint.quote, (), mentions, details)
-        saw = constraint.quote.event_id in edge.receiver_saw
-        details["receiver_saw_source"] = saw
-        status = self.dropped_if_receiver_saw if saw else "fail"
-        summary = "not stated in the handoff" + (" (the receiver saw the original)" if saw else "")
-        return Finding(NAME, edge.id, "dropped", status, summary, constraint.quote, (), mentions, details)
+        return Finding(NAME, edge.id, "dropped", "fail", "not stated in the handoff, and the receiver never saw it",
+                       constraint.quote, (), mentions, details)
 
 
 _PASS_ON = re.compile(r"\b(?:whoever (?:picks|takes|works)|pass (?:this|it|that|these) (?:on|along)|hand (?:it|this) "

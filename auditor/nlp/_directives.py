@@ -91,7 +91,14 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
         return previous not in _FIRST_PERSON
     if text in ("always", "never"):
         return previous not in _NEGATORS
+    if text in _DO_NOT:  # "the hikes that do not meet ...": a description, not an order
+        return previous not in _SUBJECTS and not (previous.endswith("s") and previous not in _PERSONS)
     return True
+
+
+_DO_NOT = frozenset({"do not", "don't", "did not", "didn't"})
+_SUBJECTS = frozenset({"that", "which", "who", "they", "we", "it", "he", "she", "i", "those", "these", "people",
+                       "users", "customers", "things", "ones"})
 
 
 def _find_cues(low: str) -> list[_Cue]:
@@ -179,7 +186,7 @@ def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
     if following and following[0].pos_ != "VERB" and following[0].lower_ in KNOWN_VERBS:
         return following[0]
     after = [t for t in doc if cue[1] <= t.idx < end and t.pos_ in ("VERB", "AUX") and t.tag_ != "MD"
-             and not t.text.startswith("Xx")]
+             and not t.text.startswith("Xx") and not _reduced_relative(doc, t)]
     main = [t for t in after if t.pos_ == "VERB"]
     if main:
         return main[0]
@@ -190,6 +197,11 @@ def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
         return before[-1]
     gerunds = [t for t in doc if start <= t.idx < end and _gerund_base(t) is not None]
     return gerunds[0] if gerunds else None
+
+
+def _reduced_relative(doc: Any, token: Any) -> bool:
+    """A participle modifying the noun before it ("the gyms listed are ..."): not the action."""
+    return bool(token.tag_ == "VBN" and token.i > 0 and doc[token.i - 1].pos_ in ("NOUN", "PROPN"))
 
 
 def _gerund_base(token: Any) -> str | None:
