@@ -9,16 +9,17 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, ROOT
-from labelled_claims import claim_check, claim_scores, load_claim_cases, run_claim_case
+from labelled_claims import case_trace, claim_check, claim_scores, load_claim_cases, run_claim_case
 
 from auditor import audit
 from auditor._cli.main import main
 from auditor.checks import CheckContext, CheckFn, make_check
 from auditor.claims import DEFAULT_TOOLS_FILE, extract_claims, load_tool_semantics, outcome
+from auditor.edges import build_edges
 from auditor.errors import ConfigError
 from auditor.nlp import TextAnalyzer
 from auditor.report import to_junit, to_markdown
-from auditor.trace import ToolCall
+from auditor.trace import ToolCall, Trace
 
 CASES = load_claim_cases()
 
@@ -157,3 +158,168 @@ def test_invented_can_be_a_warning(tmp_path: Path) -> None:
     assert main(["run", str(path), "--config", str(config), "--quiet"]) == 0
     config.write_text("checks:\n  - name: edge-audit.claims.v1\n")
     assert main(["run", str(path), "--config", str(config), "--quiet"]) == 1
+
+
+# --- mechanisms -------------------------------------------------------------------------------
+
+_SEEN: list[str] = []
+
+def _verdicts(check: CheckFn, upstream: list[dict[str, Any]], handoff: str) -> list[tuple[str, str]]:
+    """(quoted claim, verdict) of one handoff; each call is its own trace (the check caches per event)."""
+    trace_id = f"m{len(_SEEN)}"
+    _SEEN.append(trace_id)
+    edge = build_edges(case_trace({"id": trace_id, "upstream": upstream, "handoff": handoff})).edges[-1]
+    return [(f.handoff[0].text, f.verdict) for f in check(edge)]
+
+
+@pytest.mark.parametrize("handoff", [
+    "Please keep the diff under 50 lines.",
+    "If the refund is above $200, ask a supervisor.",
+    "I'll run the 48 migrations tomorrow.",
+    "It probably takes about 45 minutes.",
+    "Could you check whether 12 rows are missing?",
+    "Let's assume the following numbers:\n- 12.5\n- 15.0",
+    "For example, 8,000 requests per second would be fine.",
+    "The total is \\[ 2 \\times \\$20.00 \\times 4 = \\$160.00 \\]",
+    "Search done.\n/usr/lib/python3.11/site-packages/x/agent.py:216: UserWarning: mismatch\n  ledger = self._client.create(",
+])
+def test_plans_questions_conditions_hypotheses_instructions_examples_and_shown_work_are_not_claims(
+        handoff: str) -> None:
+    assert [c for c in extract_claims(handoff) if c.kind in ("number", "path", "identifier")] == [], handoff
+
+
+@pytest.mark.parametrize(("claim", "evidence", "grounded"), [
+    ("Startup takes 1.2 s.", "startup: 1200 ms", True),
+    ("p95 is ~120 ms.", "p95 latency: 118 ms", True),
+    ("p95 is ~290 ms.", "{} 0.2874", True),
+    ("Churn is 18.7%.", '{"churn_rate": 0.187}', True),
+    ("Revenue was €4,455k in total.", "DE | 1843210.55\nFR | 1210987.10\nUK | 998403.00\nES | 402117.45", True),
+    ("Partition 1 is ~420k messages behind.", "clickstream 1 87990211 88410998 420787", True),
+    ("The table has 12.8M events.", "count: 12800000", True),
+    ("The backfill took about 4h40m.", "updated 180,113,311 rows in 5h41m29s", False),
+])
+def test_numbers_understand_units_scales_rounding_and_hedges(check: CheckFn, claim: str, evidence: str,
+                                                             grounded: bool) -> None:
+    got = _verdicts(check, [{"tool": "query", "command": "", "result": evidence, "status": "ok"}], claim)
+    numbers = [v for _, v in got]
+    assert numbers and (numbers[-1] == "grounded") is grounded, got
+
+
+def test_derived_numbers_are_grounded_with_their_operands(check: CheckFn) -> None:
+    upstream = [{"tool": "receipts", "command": "", "result": '{"hotel": 780, "nights": 4}', "status": "ok"}]
+    edge = build_edges(case_trace({"id": "d", "upstream": upstream,
+                                   "handoff": "Hotel €780 for 4 nights = €195/night."})).edges[-1]
+    derived = [f for f in check(edge) if f.handoff[0].text == "€195"]
+    assert derived and derived[0].verdict == "grounded" and "780" in derived[0].summary, derived
+
+
+def test_a_miscomputed_total_is_contradicted(check: CheckFn) -> None:
+    upstream = [{"tool": "spend", "command": "", "result": '{"aws": 2180000, "deloitte": 1400000, "hays": 990000}',
+                 "status": "ok"}]
+    got = _verdicts(check, upstream, "AWS £2.18m, Deloitte £1.40m, Hays £0.99m. Together that's about £5.6m.")
+    assert ("about £5.6m", "contradicted") in got, got
+
+
+@pytest.mark.parametrize(("handoff", "result", "expected"), [
+    ("Duplicates: INV-88231 (2), INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
+     [("INV-88231", "grounded"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
+      ("INV-90418 (2)", "contradicted")]),
+    ("Runtimes: m3v1 (~7 min), m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
+     [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "contradicted")]),
+    ("Fare €59 pp, €427 total.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
+     [("€59", "grounded"), ("€427", "contradicted")]),
+])
+def test_numbers_are_compared_with_the_row_of_the_same_subject(check: CheckFn, handoff: str, result: str,
+                                                              expected: list[tuple[str, str]]) -> None:
+    got = _verdicts(check, [{"tool": "sql", "command": "", "result": result, "status": "ok"}], handoff)
+    assert got == expected
+
+
+def test_dates_and_times(check: CheckFn) -> None:
+    upstream = [{"tool": "crm", "command": "", "result": '{"date": "2024-03-03", "at": "10:42"}', "status": "ok"}]
+    got = dict(_verdicts(check, upstream, "Charged on 3 March at 10:42. The bank replied at 11:15. Due 29 Sept."))
+    assert got == {"3 March": "grounded", "10:42": "grounded", "11:15": "invented", "29 Sept": "needs_semantic"}
+
+
+@pytest.mark.parametrize(("handoff", "command", "result", "verdict"), [
+    ("/healthz returns 200.", "curl -s -o /dev/null -w '%{http_code}' https://x/healthz", "503", "contradicted"),
+    ("The API gave a 403 Forbidden.", "curl -i https://x/api", "HTTP/1.1 403 Forbidden", "grounded"),
+    ("The API gave a 403 Forbidden.", "python call.py", '{"status_code": 403}', "grounded"),
+])
+def test_http_status_claims(check: CheckFn, handoff: str, command: str, result: str, verdict: str) -> None:
+    got = _verdicts(check, [{"tool": "bash", "command": command, "result": result, "exit_code": 0}], handoff)
+    assert got[-1][1] == verdict, got
+
+
+def test_a_job_log_decides_not_the_exit_code_of_the_viewer(check: CheckFn) -> None:
+    log = "build\tRun pytest\t===== 1 failed, 212 passed in 41.2s =====\nbuild\t##[error]Process completed with exit code 1."
+    upstream = [{"tool": "gh", "command": "gh run view 881 --log-failed", "result": log, "exit_code": 0}]
+    assert _verdicts(check, upstream, "CI passed.") == [("CI passed", "contradicted")]
+    assert _verdicts(check, upstream, "1 failed, 213 passed.") == [("1 failed, 213 passed", "contradicted")]
+    assert _verdicts(check, upstream, "1 failed, 212 passed.") == [("1 failed, 212 passed", "grounded")]
+
+
+@pytest.mark.parametrize(("result", "exit_code", "handoff", "verdict"), [
+    ("All checks passed!", 0, "ruff is clean.", "grounded"),
+    ("payments/x.py:1: error: bad\nFound 1 error in 1 file (checked 3 source files)", 1, "mypy is clean.",
+     "contradicted"),
+    ("ok  \tgithub.com/acme/q\t1.311s", 0, "go tests pass.", "grounded"),
+    ("test result: FAILED. 40 passed; 2 failed", 101, "cargo tests pass.", "contradicted"),
+])
+def test_lint_and_test_runner_outputs(check: CheckFn, result: str, exit_code: int, handoff: str,
+                                      verdict: str) -> None:
+    command = {"ruff": "ruff check .", "mypy": "mypy src", "go": "go test ./...", "cargo": "cargo test"}[
+        handoff.split()[0]]
+    got = _verdicts(check, [{"tool": "bash", "command": command, "result": result, "exit_code": exit_code}], handoff)
+    assert got[0][1] == verdict, got
+
+
+@pytest.mark.parametrize(("calls", "handoff", "verdict"), [
+    ([("gh", "gh run view 8812345")], "I've opened an issue labelled ci-failure.", "invented"),
+    ([("gh", "gh issue create --label ci-failure")], "I've opened an issue labelled ci-failure.", "grounded"),
+    ([("claims.get", "HO-1")], "I've raised the reserve to match.", "invented"),
+    ([("incident.page", "payments")], "Paged payments on-call.", "grounded"),
+    ([("bash", "ls")], "I verified the migration on staging.", "needs_semantic"),
+    ([("bash", "ls")], "We modified the parser to skip blanks.", "needs_semantic"),
+    ([], "I ran the tests.", "invented"),
+])
+def test_actions_need_an_own_call_of_their_kind(check: CheckFn, calls: list[tuple[str, str]], handoff: str,
+                                                verdict: str) -> None:
+    upstream = [{"tool": tool, "command": command, "result": "ok", "exit_code": 0} for tool, command in calls] or [
+        {"message": "Please add retries to the client."}]
+    got = [v for t, v in _verdicts(check, upstream, handoff) if t[:1].isalpha()]
+    assert got[:1] == [verdict], got
+
+
+def test_an_agents_echo_of_its_own_action_is_grounded_by_its_observation(check: CheckFn) -> None:
+    trace = Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": "echo", "events": [
+        {"type": "tool_call", "agent": "surfer", "tool": "browser", "recorded_as": "observation",
+         "arguments": {"action": "type", "text": "Mothman Museum address"}, "result": "Search results ..."},
+        {"type": "message", "sender": "surfer", "recipients": ["orchestrator"],
+         "content": "I typed 'Mothman Museum address' into the search box."}]})
+    findings = check(build_edges(trace).edges[-1])
+    assert [(f.details["kind"], f.verdict) for f in findings] == [("action", "grounded")]
+
+
+def test_unsupported_claims_of_a_partly_captured_source_are_unverifiable(check: CheckFn) -> None:
+    trace = Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": "partial", "agents": [
+        {"name": "surfer", "capture": "partial"}, {"name": "orchestrator"}], "events": [
+        {"type": "message", "sender": "orchestrator", "recipients": ["surfer"], "content": "Find the museum."},
+        {"type": "message", "sender": "surfer", "recipients": ["orchestrator"],
+         "content": "The museum opened in 2005 and has 1,200 exhibits; see MOTH-4411."}]})
+    findings = check(build_edges(trace).edges[-1])
+    assert {(f.verdict, f.status) for f in findings} == {("unverifiable", "unmeasured")}
+
+
+@pytest.mark.parametrize(("handoff", "evidence", "verdict"), [
+    ("`Consumer.handle_batch` retries.", "def handle_batch(self):\n  class Consumer: Consumer.handle_batch", "grounded"),
+    ("It listens on `db.internal:5432`.", "connecting to db.internal:5432 ...", "grounded"),
+    ("Duplicate `invoice_ids` were found.", "SELECT invoice_id, count(*) ...", "grounded"),
+    ("Use of `client.fast_refund()` was logged.", "client.refund(order)", "invented"),
+    ("It ran `pytest -k slow tests/`.", "pytest -q", "needs_semantic"),
+    ("We are on grpc v1.59.0.", "go: upgraded google.golang.org/grpc v1.59.0 => v1.64.0", "grounded"),
+])
+def test_compound_identifiers_versions_and_snippets(check: CheckFn, handoff: str, evidence: str,
+                                                    verdict: str) -> None:
+    got = _verdicts(check, [{"tool": "bash", "command": "cat x", "result": evidence, "exit_code": 0}], handoff)
+    assert got[-1][1] == verdict, got

@@ -108,6 +108,10 @@ _HTTP_BEFORE = re.compile(r"\b(?:returns?|returned|status(?: code)?|HTTP(?:/[\d.
 _HTTP_AFTER = re.compile(r"\s*(?:OK|Created|Accepted|No Content|Bad Request|Unauthori[sz]ed|Forbidden|Not Found|"
                          r"Conflict|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|"
                          r"Gateway Timeout|errors?|responses?|status)\b")
+_FRACTION = re.compile(r"/\d")
+_FRACTION_END = re.compile(r"\d/$")
+_OWNER = re.compile(r"[^\s,;(]+\s*\($")
+_PER_ID = re.compile(r"\s*\)")
 _WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
 _GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
 _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
@@ -139,15 +143,18 @@ def extract_claims(text: str) -> list[Claim]:
     spans = split_sentences(masked)
     plans = non_assertive_spans(masked, spans) + shown_spans(text)
     numeric = _numeric_view(text, masked, m.spans)
+    previous = 0
     for s, e in spans:
-        claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits, "```" in text))
+        claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits, "```" in text, previous))
+        previous = s
     links = [(k.start(1), k.end(1)) for k in _LINK_TARGET.finditer(text)]
     claims.extend(c for kind, s, e in m.spans if (c := _code_claim(text, kind, s, e)) is not None)
     requests = request_spans(masked, spans)
     claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
     worked = _worked_results(text)
-    claims = [c for c in claims if c.quantity is None or not any(abs(c.quantity.written - w) < 1e-9 for w in worked)]
+    claims = [c for c in claims if c.quantity is None or not any(
+        abs(c.quantity.written - w) < 1e-9 and not a <= c.start <= b for w, a, b in worked)]
     claims.sort(key=lambda c: (c.start, c.kind))
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     return [c for c in claims if c.kind != "number" or not any(a <= c.start < b for a, b in results)]
@@ -173,10 +180,10 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     return Claim("identifier", raw, s, e, sentence, value=name or inner)
 
 
-def _worked_results(text: str) -> list[float]:
-    """Results the message works out itself ("= \\$232.00", "= 361 yards"): the arithmetic is shown,
-    so restating its result is not a new claim (a wrong step is a reasoning error, for the graders)."""
-    return [float(m.group(1).replace(",", "")) for m in _WORKED.finditer(text)]
+def _worked_results(text: str) -> list[tuple[float, int, int]]:
+    """Results the message works out itself ("= \\$232.00", "= 361 yards"), with their spans: the
+    worked result is checked where it is computed, and restating it later is not a new claim."""
+    return [(float(m.group(1).replace(",", "")), m.start(), m.end()) for m in _WORKED.finditer(text)]
 
 
 def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...]) -> str:
@@ -189,7 +196,7 @@ def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...
 
 
 def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, active: frozenset[re.Pattern[str]],
-                     digits: bool, shown_code: bool) -> list[Claim]:
+                     digits: bool, shown_code: bool, previous: int) -> list[Claim]:
     """The claims of one sentence; ``active`` are the patterns that match somewhere in the text;
     ``digits`` is false when the text holds no digit."""
     out: list[Claim] = []
@@ -231,7 +238,7 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits:
-        out.extend(_number_claims(text, numeric, s, e))
+        out.extend(_number_claims(text, numeric, s, e, previous))
     return out
 
 
@@ -279,7 +286,9 @@ def _category(subject: str) -> Category | None:
     return None
 
 
-def _number_claims(text: str, masked: str, s: int, e: int) -> list[Claim]:
+def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list[Claim]:
+    """The numbers, dates, times, versions, hashes and ticket ids of one sentence. A computed
+    number ("Together that's £5.6m") takes its operands from this sentence and the one before."""
     out: list[Claim] = []
     sentence = (s, e)
     taken: list[tuple[int, int]] = []
@@ -298,24 +307,29 @@ def _number_claims(text: str, masked: str, s: int, e: int) -> list[Claim]:
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     for q in found:
         start, end = q.start + s, q.end + s
-        if q.bare and (abs(q.value) < 10 and q.step >= 1 or _YEAR.fullmatch(q.text)):
+        counted = _PER_ID.match(masked, end) is not None and masked[start - 1:start] == "("
+        if q.bare and (abs(q.value) < 10 and q.step >= 1 and not counted or _YEAR.fullmatch(q.text)):
             continue
-        if q.bare and _is_list_marker(masked, start, end) or masked[end:end + 1] == "/" or masked[start - 1:start] == "/":
+        if q.bare and _is_list_marker(masked, start, end) or _FRACTION.match(masked, end) \
+                or _FRACTION_END.search(masked, max(s, start - 12), start):
             continue
         if _ABSENT.search(masked, max(s, start - 9), start):
             continue
         seg_start = max([m.end() for m in _SEGMENT.finditer(masked, s, start)] or [s])
         nxt = _SEGMENT.search(masked, end, e)
         seg_end = nxt.start() if nxt else e
-        operands = tuple(o for o in found if o is not q)
+        computed = _COMPUTED.search(masked, s, e) is not None or masked[start:start + 1] in "+-−"
+        before = quantities(masked[previous:s]) if computed and previous < s else []
+        operands = tuple(o for o in found if o is not q) + tuple(before)
         http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (
             _HTTP_BEFORE.search(masked, max(s, start - 30), start) is not None
             or _HTTP_AFTER.match(masked, end) is not None)
+        keys = _subject(text, seg_start, start, end, seg_end)
+        if counted:  # "INV-90418 (2)": the count belongs to the id, and the quote shows both
+            owner = _OWNER.search(masked, max(s, start - 60), start)
+            start, end = (owner.start(), masked.index(")", end) + 1) if owner else (start, end)
         out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
-                         value=q.text,
-                         quantity=q, keys=_subject(text, seg_start, start, end, seg_end),
-                         operands=operands, computed=_COMPUTED.search(masked, s, e) is not None
-                         or masked[start:start + 1] in "+-−"))
+                         value=q.text, quantity=q, keys=keys, operands=operands, computed=computed))
     return out
 
 

@@ -27,7 +27,7 @@ def vocabulary(words: str) -> frozenset[str]:
 
 KEY_STOP = vocabulary("""the a an and or of to in on at for with by from is are was were be been has have had it its this
 that these those there their them they we our you your i my me he she his her per than then so as
-all any each both only also just now still over under about around roughly approx total not no yes
+all any each both only also just now still over under about around roughly approx not no yes
 out up down into since after before while new old last first second next one two three four five six
 seven eight nine ten via but if when what which who whom whose how why where because says say said
 shows show shown""")
@@ -89,4 +89,4 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
 
 
 def _strip_numbers(text: str) -> str:
-    return re.sub(r"(?<![A-Za-z_-])\d[\d,.]*(?![A-Za-z_-])", " ", text)
+    return re.sub(r"(?<![\w-])\d[\d,.]*(?![A-Za-z_-])", " ", text)
