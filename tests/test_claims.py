@@ -323,3 +323,15 @@ def test_compound_identifiers_versions_and_snippets(check: CheckFn, handoff: str
                                                     verdict: str) -> None:
     got = _verdicts(check, [{"tool": "bash", "command": "cat x", "result": evidence, "exit_code": 0}], handoff)
     assert got[-1][1] == verdict, got
+
+
+def test_every_verdict_example() -> None:
+    """examples/traces/claims-every-verdict.json: each verdict once or more, with its status."""
+    report = audit([EXAMPLES / "claims-every-verdict.json"])
+    got = {(f.handoff[0].text, f.verdict, f.status) for f in report.deterministic.findings}
+    assert {("1 failure", "grounded", "pass"), ("suite is green", "grounded", "pass"),
+            ("~290 ms", "grounded", "pass"), ("200", "contradicted", "fail"),
+            ("I've paged the payments on-call", "invented", "fail"),
+            ("I typed 'acmepay status' into the browser search bar", "grounded", "pass"),
+            ("INC-4471", "unverifiable", "unmeasured")} <= got
+    assert report.summary.exit_code == 1

@@ -6,8 +6,9 @@ Verbs fall in families; each family names the tool-name and command stems that d
 * ``run``: ran, executed, tested, queried, ... -> any own run whose tool or command mentions the
   object (a generic object, "it", "the script", takes the latest own run);
 * ``write``: opened, created, sent, notified, updated, raised, scaled, deleted, assigned,
-  cleared, deployed, ... -> an own call whose tool name or arguments carry a stem of the family
-  ("notify", "send", "email" for *notified*) or a word of the object. Own calls that exist but
+  cleared, deployed, ... -> an own call whose tool name carries a stem of the family
+  ("notify", "send", "email" for *notified*; ``payments.refund`` for *refunded*), or whose
+  arguments carry such a stem and a word of the object. Own calls that exist but
   none of which does it make the action ``invented``: the author did other things, not this;
 * ``check``: verified, checked, confirmed, reviewed, ... -> an own call whose name, arguments
   or result mention the object; otherwise ``needs_semantic`` (one can check by reading);
@@ -106,8 +107,12 @@ def ground_action(verb: str, obj: str, source: str, own: Sequence[ToolCall], sho
         matched = {s for s in stems if len(s) > 3 and s in haystack}
         by_object = bool(concrete) or len(matched) >= (2 if verb in CHECK or verb in ECHO else 1)
         by_verb = any(stem in haystack for stem in FAMILIES.get(verb, ()))
+        named = [w for w in words if any(ch in w for ch in "./_@#")]
+        by_tool = verb not in RUN and any(stem in call.tool.lower() for stem in FAMILIES.get(verb, ())) \
+            and (not named or bool(concrete))
         generic = verb in RUN and (not words or set(words) <= _GENERIC)
-        if by_object and (by_verb or verb not in FAMILIES or verb in RUN) or (by_verb and not words) or generic:
+        if by_object and (by_verb or verb not in FAMILIES or verb in RUN) or (by_verb and not words) or generic \
+                or by_tool:
             return ActionVerdict("grounded", f"{source}'s own call {call.id} ({call.tool}) does it", call)
     if shown_code and verb in CODE:
         return ActionVerdict("needs_semantic", "the change is shown in the message's own code block")

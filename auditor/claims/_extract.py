@@ -22,14 +22,14 @@ build succeeds", "we should run mypy") states no result and yields no result cla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..nlp._text import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import Quantity, clocks, dates, quantities
-from ._rows import key_words
+from ._rows import key_words, strong
 from ._tools import Category
 
 ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]
@@ -110,7 +110,9 @@ _HTTP_AFTER = re.compile(r"\s*(?:OK|Created|Accepted|No Content|Bad Request|Unau
                          r"Gateway Timeout|errors?|responses?|status)\b")
 _FRACTION = re.compile(r"/\d")
 _FRACTION_END = re.compile(r"\d/$")
-_OWNER = re.compile(r"[^\s,;(]+\s*\($")
+_OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
+_EARLIER = re.compile(r"\b(?:first|earlier|initial|previous|prior|original|last night's|yesterday's)\s+"
+                      r"(?:\w+\s+)?(?:run|attempt|try|build|pass)\b", re.IGNORECASE)
 _PER_ID = re.compile(r"\s*\)")
 _WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
 _GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
@@ -207,6 +209,8 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
             if any(a <= r.start() < b for a, b in results) or not _is_statement(masked, s, e, r.start(), r.start("outcome")):
                 continue
             claim = _result_claim(text, masked.lower(), r, sentence)
+            if claim is not None and _EARLIER.search(masked, max(s, r.start() - 40), r.start()):
+                claim = replace(claim, subkind="earlier")
             if claim is not None and out and claim.counts and out[-1].counts and \
                     _SUMMARY_JOIN.fullmatch(masked, out[-1].end, claim.start):
                 claim = _merge(text, out.pop(), claim)
@@ -307,7 +311,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     for q in found:
         start, end = q.start + s, q.end + s
-        counted = _PER_ID.match(masked, end) is not None and masked[start - 1:start] == "("
+        in_parens = _PER_ID.match(masked, end) is not None and masked[start - 1:start] == "("
+        counted = q.bare and in_parens
         if q.bare and (abs(q.value) < 10 and q.step >= 1 and not counted or _YEAR.fullmatch(q.text)):
             continue
         if q.bare and _is_list_marker(masked, start, end) or _FRACTION.match(masked, end) \
@@ -325,9 +330,9 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
             _HTTP_BEFORE.search(masked, max(s, start - 30), start) is not None
             or _HTTP_AFTER.match(masked, end) is not None)
         keys = _subject(text, seg_start, start, end, seg_end)
-        if counted:  # "INV-90418 (2)": the count belongs to the id, and the quote shows both
-            owner = _OWNER.search(masked, max(s, start - 60), start)
-            start, end = (owner.start(), masked.index(")", end) + 1) if owner else (start, end)
+        owner = _OWNER.search(masked, max(s, start - 60), start) if in_parens else None
+        if owner is not None and strong(owner.group(1)):  # "INV-90418 (2)": the id's count; quote both
+            start, end = owner.start(), masked.index(")", end) + 1
         out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
                          value=q.text, quantity=q, keys=keys, operands=operands, computed=computed))
     return out

@@ -116,6 +116,8 @@ def _agrees(claim: Claim, passed: bool) -> bool:
 def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
     category = claim.category or "tests"
     runs = [r for r in evidence.runs if category in r.categories]
+    if runs and claim.subkind == "earlier":
+        return _ground_earlier(claim, runs, category)
     if runs:
         latest = runs[-1]
         ref = _run_ref(latest)
@@ -142,6 +144,20 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
                          ref)
     return Grounding("invented", f"no {category} run is visible to {evidence.source}, and no upstream message "
                                  f"reports one")
+
+
+def _ground_earlier(claim: Claim, runs: list[Run], category: str) -> Grounding:
+    """"The first run had 1 failure": a claim about an earlier run is held against the earlier
+    runs, not the latest one; any of them that agrees (outcome and counts) grounds it."""
+    decided = [r for r in runs[:-1] or runs if r.outcome.passed is not None]
+    for run in decided:
+        if _agrees(claim, bool(run.outcome.passed)) and all(
+                run.outcome.count(name) in (None, n) for name, n in claim.counts):
+            return Grounding("grounded", f"the earlier {category} run {run.call.id} says so", _run_ref(run))
+    if decided:
+        return Grounding("contradicted", f"no earlier {category} run ({', '.join(r.call.id for r in decided)}) "
+                                         f"went that way", _run_ref(decided[0]))
+    return Grounding("needs_semantic", f"the earlier {category} runs record no outcome")
 
 
 def _ground_execution(claim: Claim, evidence: Evidence) -> Grounding:
