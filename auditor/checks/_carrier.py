@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..nlp import Directive, Strength, verb_relation
-from ..nlp._align import Key, clauses, key_positions, text_forms, word_forms
+from ..nlp._align import Key, clauses, key_positions, stem, text_forms, word_forms
 from ..nlp._lexicon import (
     CUE_PATTERN,
     CUE_TABLE,
@@ -58,6 +58,8 @@ _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
 _GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
+_GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
+_GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
@@ -88,7 +90,7 @@ def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int
     if allowed and ((_UPPER.search(low_up) and _PAST_UPPER.search(whole))
                     or (_LOWER.search(low_up) and _PAST_LOWER.search(whole))):
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
-    excluded = _excluded(low_up) if c.polarity == "obligation" else None
+    excluded = _excluded(low_up) if c.polarity == "obligation" else ()
     readings: list[tuple[str, Reading]] = []
     total = sum(k.weight for k in c.keys) or 1.0
     for start, end in spans:
@@ -97,12 +99,18 @@ def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int
             continue  # code and tables state values, not strength: no reading
         forms = text_forms(text)
         found = [k for k in hit if forms.has(k)]
-        if excluded and re.search(rf"\b{re.escape(excluded)}\b", text.lower()) and not _negated(text.lower()) \
-                and not _KEEPS_OUT.search(text.lower()) and not reports_done(text.lower()):
+        low = text.lower()
+        if excluded and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded) and not _negated(low) \
+                and not _KEEPS_OUT.search(low) and not reports_done(low) and (
+                    relation_to(c.action, text) == "same" or _OK.search(low)
+                    or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
-        if len(found) >= 2 or any(k.strong for k in found):
-            inside = [d for at, d in parsed if start <= at < end]
+        if _PLAN.match(text.lower()):
+            continue  # "let's fetch the labels...", "I will ...": a plan, not a rule restated
+        if len(found) >= 2 or any(k.strong or k.kind == "action" for k in found):
             reach = max(key_positions(text, found), default=len(text))
+            inside = [d for at, d in parsed if start <= at < end and (at - start <= reach or _trailing(
+                text.lower(), at - start))]
             reading = read_clause(c, upstream, text, inside, up, reach)
             share = sum(k.weight for k in found) / total
             if reading.verdict == "inverted" and share < INVERT_SHARE:
@@ -126,7 +134,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     A negation or hedge counts only before ``reach``, the last of the constraint's keys in the
     clause: "keep the voice playful, never sarcastic" does not negate "playful"."""
     low = words.lower()
-    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))]
+    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))
+            if m.start() <= reach or _trailing(low, m.end())]
     negated = _negated(low[:reach + 1])
     governs = _negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION] + ([m.group(0) for m in _OK.finditer(low)])
@@ -134,7 +143,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
-    hedged = HEDGE_PATTERN.search(low[:reach + 1]) is not None or HEDGE_PATTERN.match(low, reach) is not None
+    hedged = any(m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or _trailing(low, m.end())
+                 for m in HEDGE_PATTERN.finditer(low))
+    hedged = hedged or (_TRAILING_IF.search(low, reach) is not None and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
         related = [d for d in inside if verb_relation(c.action, d.action) in ("same", "antonym")]
@@ -145,6 +156,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             settled = True
         polarity = d.polarity
         strength = Strength.ABSOLUTE if d.imperative else d.strength
+        if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
+            strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
         strength = Strength.RECOMMENDED
     elif not cues and _done(c.action, low) and c.imperative and not _STANDING.search(upstream.lower()):
@@ -155,6 +168,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if c.polarity == "obligation" and relation == "same":
             return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")
         return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
+    if permission and _GATE_ONCE.search(low) and _GATE_FIRST.search(upstream.lower()):
+        permission, strength = [], Strength.ABSOLUTE  # "prod can go ahead once staging looks good" = "staging before prod"
     if permission and negated:
         permission, polarity = [], "prohibition"
     elif permission:
@@ -200,22 +215,35 @@ def _sentence_pieces(words: str) -> list[tuple[int, int]]:
     return [s for s in spans if words[s[0]:s[1]].strip()] or [(0, len(words))]
 
 
+_PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am going to|we are going to|"
+                   r"i'm going to|we're going to|to [a-z]+\b)")
+_TRAILING_IF = re.compile(r"\b(?:if|unless|as long as|provided|where|when)\b")
+
+
+def _trailing(low: str, at: int) -> bool:
+    """A hedge that ends its clause ("..., SSE-KMS if possible") governs the whole clause."""
+    return len(re.findall(r"[a-z]+", low[at:])) <= 2
+
+
 def _cued(text: str) -> bool:
     low = text.lower()
     return CUE_PATTERN.search(low) is not None or _negated(low) or HEDGE_PATTERN.search(low) is not None
 
 
 def relation_to(action: str | None, words: str) -> Literal["same", "antonym", "none"]:
-    """Whether a clause names the constraint's action (or a synonym), or only its antonym."""
+    """Whether a clause names the constraint's action (or a synonym), or only its antonym,
+    by Snowball stems of the lexicon's verb rows."""
     if action is None:
         return "none"
-    present = text_forms(words).forms
-    if word_forms(action) & present:
+    present = {stem(w) for w in re.findall(r"[a-z]+", words.lower())}
+    own = stem(action)
+    if own in present:
         return "same"
-    for positive, negative in VERB_GROUPS:
-        for side, other in ((positive, negative), (negative, positive)):
-            if action in side and other and any(word_forms(v) & present for v in other):
-                return "antonym"
+    rows = [(p, n) for p, n in VERB_GROUPS if action in p | n]
+    if any({stem(v) for v in (p if action in p else n)} & present for p, n in rows):
+        return "same"
+    if any({stem(v) for v in (n if action in p else p)} & present for p, n in rows):
+        return "antonym"
     return "none"
 
 
@@ -248,17 +276,18 @@ def _negated(low: str) -> bool:
     return NEGATION_PATTERN.search(low) is not None or _ZERO.search(low) is not None
 
 
-def _excluded(low_up: str) -> str | None:
-    """The first specific word of what an obligation excludes: "signed by the physician, not by
-    admin staff" excludes "admin". None unless that word occurs only in the exclusion."""
+def _excluded(low_up: str) -> tuple[str, ...]:
+    """The specific words (first and last) of what an obligation excludes: "signed by the
+    physician, not by admin staff" excludes "admin" and "staff". Only words that occur nowhere
+    else in the constraint's sentence, and only for a short exclusion."""
     m = _EXCLUSION.search(low_up)
-    if m is None:
-        return None
+    if m is None or len(m.group(1).split()) > 4:
+        return ()
     rest = low_up[:m.start()] + " " + low_up[m.end():]
     words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", m.group(1))
              if w not in _FUNCTION and not re.search(rf"\b{re.escape(w)}\b", rest)]
-    return words[0] if words and len(m.group(1).split()) <= 4 else None
+    return tuple(dict.fromkeys(words[:1] + words[-1:]))
 
 
 _FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
-                       "them", "just", "even", "yet", "more", "less", "than", "all"})
+                       "them", "just", "even", "yet", "more", "less", "than", "all", "own"})

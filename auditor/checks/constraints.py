@@ -59,6 +59,7 @@ class Constraint:
     quote: Quote
     directive: Directive
     author: str
+    sentence: str
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class ConstraintCheck:
                         continue
                     seen.add(identity)
                     found.append(Constraint(_quote(text, sentence, directive if several else None),
-                                            directive, author))
+                                            directive, author, sentence.text))
         return found
 
     def _upstream_texts(self, edge: Edge) -> list[tuple[KeyedText, str]]:
@@ -201,7 +202,7 @@ class ConstraintCheck:
                                (unit.quote(),), mentions, details)
             parsed = [(s, d) for s, ds in zip(unit.sentences, self.analyzer.directives(
                 list(unit.sentences), self.min_strength), strict=True) for d in ds]
-            reading = _compare(c, constraint.quote.text, unit, hit, parsed)
+            reading = _compare(c, constraint.sentence, unit, hit, parsed)
             verdict, why = reading.verdict, reading.why
             status: Status = "unmeasured" if verdict == "needs_semantic" else "pass" if verdict in (
                 "kept", "fulfilled") else "fail"
@@ -245,7 +246,7 @@ def _quote(text: KeyedText, sentence: Sentence, directive: Directive | None) -> 
     if directive is None:
         return Quote(text.event_id, text.field, sentence.start, sentence.end, sentence.text)
     start, end = directive.scope
-    piece = sentence.text[start:end]
+    piece = re.sub(r"[\s,;:]+(?:and|but|or|so)?[\s,;:]*$", "", sentence.text[start:end])
     lead = len(piece) - len(piece.lstrip(" ,;:-\u2014"))
     piece = piece.strip(" ,;:-\u2014")
     return Quote(text.event_id, text.field, sentence.start + start + lead, sentence.start + start + lead + len(piece),
@@ -254,6 +255,7 @@ def _quote(text: KeyedText, sentence: Sentence, directive: Directive | None) -> 
 
 _RESTRICTION = re.compile(r"\b(?:only|not|never|no|before|after|until|first|at least|at most|under|over|within|"
                          r"exactly|without|instead of|rather than|unless|except)\b|n't\b")
+_PARAMETER = re.compile(r"\b(?:on|by|at|to|before|after|until|within|under|over|of)\s+[$\u20ac\u00a3]?\d")
 _MEANS_VERBS = frozenset({"use", "keep", "stay", "set", "pin", "limit", "cap", "restrict", "exclude", "avoid", "hold",
                           "leave", "route", "send", "target"})
 
@@ -267,7 +269,11 @@ def _is_constraint(d: Directive, min_strength: Strength, sentence: str) -> bool:
     if d.has_explicit_cue:
         return True
     scope = sentence[d.scope[0]:d.scope[1]].lower()
-    return any(k.strong for k in d.keys) and (d.action in _MEANS_VERBS or _RESTRICTION.search(scope) is not None)
+    nouns = sum(1 for k in d.keys if k.kind in ("noun", "name", "code"))
+    restricted = _RESTRICTION.search(scope) is not None
+    if any(k.strong for k in d.keys):
+        return d.action in _MEANS_VERBS or restricted or _PARAMETER.search(scope) is not None
+    return restricted and nouns >= 2
 
 
 _IMPERATIVE_LEAD = ("please ", "also ", "then ", "first ", "just ", "and ", "finally ")
@@ -297,7 +303,8 @@ def _specific(keys: tuple[Key, ...]) -> bool:
 
 def _best(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> tuple[_Unit, float, tuple[Key, ...]] | None:
     """The unit carrying the largest share of the keys, if it is aligned: at least ``ALIGN``,
-    two keys or a strong one, and every number. An aligned structured constraint comes first."""
+    two keys or a strong one, and every number and identifier (outside brackets). An aligned
+    structured constraint comes first."""
     structured = [u for u in units if u.text.field.startswith("structured.")]
     if structured and units != tuple(structured):
         found = _best(keys, tuple(structured))
@@ -314,7 +321,8 @@ def _best(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> tuple[_Unit, float
         return None
     _, share, hit = best
     enough = len(hit) >= 2 or any(k.strong for k in hit)
-    if share < ALIGN or not enough or not all(n in hit for n in numbers):
+    exact = [k for k in keys if k.kind == "code" and not k.aside]
+    if share < ALIGN or not enough or not all(n in hit for n in numbers + exact):
         return None
     return best
 

@@ -83,8 +83,10 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
     "doesn't always ..." (a negated frequency)."""
     before = low[:start].split()
     previous = before[-1] if before else ""
-    if text in _CAPABILITY:
-        return not before or previous in _PERSONS
+    if text in _CAPABILITY:  # an order when addressed to "you", or a rule in the passive ("cannot be approved")
+        after = low[start + len(text):].split()[:2]
+        passive = len(after) == 2 and after[0] == "be" and (after[1].endswith(("ed", "en")) or after[1] in _PARTICIPLES)
+        return not before or previous in _PERSONS or passive
     if text in _PURPOSE:
         return previous != "to"
     if text in _WANTS:
@@ -96,6 +98,8 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
     return True
 
 
+_PARTICIPLES = frozenset({"done", "sent", "made", "shown", "given", "paid", "kept", "held", "sold", "run", "set", "put",
+                          "shared", "used", "left", "told", "read", "built", "spent", "bought", "brought"})
 _DO_NOT = frozenset({"do not", "don't", "did not", "didn't"})
 _SUBJECTS = frozenset({"that", "which", "who", "they", "we", "it", "he", "she", "i", "those", "these", "people",
                        "users", "customers", "things", "ones"})
@@ -185,6 +189,8 @@ def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
     following = [t for t in doc if cue[1] <= t.idx < end and not t.is_punct]
     if following and following[0].pos_ != "VERB" and following[0].lower_ in KNOWN_VERBS:
         return following[0]
+    if following and following[0].lower_ == "be" and len(following) > 1 and following[1].pos_ != "VERB":
+        return following[0]  # "must be at most 30 characters": a state, not the verb of a later phrase
     after = [t for t in doc if cue[1] <= t.idx < end and t.pos_ in ("VERB", "AUX") and t.tag_ != "MD"
              and not t.text.startswith("Xx") and not _reduced_relative(doc, t)]
     main = [t for t in after if t.pos_ == "VERB"]

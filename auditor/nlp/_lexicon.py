@@ -80,7 +80,8 @@ HEDGE_PATTERN = re.compile(
     r"best effort|probably|preferably|if you have time|where you can|ish)\b"
 )
 
-RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other)\b")
+RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
+                                 r"(?:keep|stick|limit|restrict)(?:ed|s)? (?:it |them |this |that )?to)\b")
 NEGATION_PATTERN = re.compile(r"\b(?:not|never)\b|n't\b")
 
 IMPERATIVE_LEADS = frozenset(
