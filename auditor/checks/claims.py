@@ -34,6 +34,7 @@ from ..claims import (
     ground,
     load_tool_semantics,
     make_run,
+    records,
     rows,
 )
 from ..edges import Edge, Quote, UpstreamItem
@@ -54,6 +55,7 @@ class ClaimCheck:
         self.invented = invented
         self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
         self._rows: dict[tuple[str, str, str], tuple[Row, ...]] = {}
+        self._records: dict[tuple[str, str, str], tuple[frozenset[str], ...]] = {}
         self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
         self._runs: dict[tuple[str, str], Run] = {}
 
@@ -67,6 +69,7 @@ class ClaimCheck:
         runs: list[Run] = []
         texts: list[EvidenceText] = []
         found_rows: list[Row] = []
+        tables: list[tuple[frozenset[str], ...]] = []
         relayed: list[tuple[EvidenceText, Claim]] = []
         for item in edge.upstream:
             if item.tool_call is not None:
@@ -78,6 +81,9 @@ class ClaimCheck:
                 key = (edge.trace_id, text.event_id, text.field)
                 if key not in self._rows:
                     self._rows[key] = rows(0, text.text, output=text.field == "result")
+                    self._records[key] = records(text.text) if text.field == "result" else ()
+                if self._records[key]:
+                    tables.append(self._records[key])
                 index = len(texts)
                 found_rows.extend(r if r.field_index == index else replace(r, field_index=index)
                                   for r in self._rows[key])
@@ -85,7 +91,8 @@ class ClaimCheck:
                 if item.kind == "message":
                     relayed.extend((text, c) for c in self._message_claims(edge.trace_id, item.event_id, text.text)
                                    if c.kind in ("result", "execution"))
-        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(found_rows), tuple(relayed), edge.capture)
+        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(found_rows), tuple(relayed), edge.capture,
+                        tuple(tables))
 
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""

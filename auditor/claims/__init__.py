@@ -2,12 +2,12 @@
 
 from ._extract import Claim, ClaimKind, extract_claims
 from ._ground import Evidence, EvidenceText, Run, ground, make_run
-from ._rows import Row, rows
+from ._rows import Row, records, rows
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
 from ._verdicts import SEVERITY, STATUS, VERDICTS, Grounding, Verdict
 
 __all__ = [
     "DEFAULT_TOOLS_FILE", "SEVERITY", "STATUS", "VERDICTS", "Category", "Claim", "ClaimKind", "Evidence",
     "EvidenceText", "Grounding", "Outcome", "Row", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
-    "load_tool_semantics", "make_run", "outcome", "rows",
+    "load_tool_semantics", "make_run", "outcome", "records", "rows",
 ]

@@ -15,7 +15,9 @@ Verbs fall in families; each family names the tool-name and command stems that d
 * ``echo``: typed, clicked, visited, ... -> the agent's own action transcript (an
   ``observation`` call) or call arguments holding the object; otherwise ``needs_semantic``.
 
-An action with no own tool call at all is ``invented`` for the run and write families. "We"
+An action with no own tool call at all is ``invented`` for the run and write families, unless
+it names no doer ("Refunded $59.00 on A-1043."): a source without tools may be reporting
+someone else's work, so that is ``needs_semantic``. "We"
 actions are collective: every visible call counts, and when none does it the claim is
 ``needs_semantic`` (another agent may have done it in prose or code the author saw). A
 change shown in the message's own code block ("I modified the function to: ```...```") is

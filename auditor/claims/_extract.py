@@ -56,6 +56,8 @@ class Claim:
     computed: bool = False
     shown_code: bool = False
     collective: bool = False
+    implicit: bool = False
+    total: int | None = None
 
 
 _SUBJECTS: dict[Category, str] = {
@@ -93,6 +95,7 @@ _ACTION = re.compile(
     rf"(?:\b(?:I|[Ww]e)(?:\s+have|\s+just|\s+also|'ve|\s+already|\s+then)*\s+|^\W*|[.!;]\s+)"
     rf"(?P<verb>(?i:{_ACTION_VERBS})|(?i:let)(?=\s+\w+(?:\s+\w+)?\s+know))\b(?P<object>[^.;!?\n]{{0,80}})",
     re.MULTILINE)
+_SUBJECT = re.compile(r"\s*(?:I|[Ww]e)\b")
 _OBJECT_END = re.compile(r",\s*(?:but|so|and|which|while)\b|\s[—–-]\s|\(")
 _FUZZY = re.compile(
     r"\b(?:the |our |their )?(?:user|users|client|customer|customers|stakeholders?|team|product owner|pm|"
@@ -113,6 +116,7 @@ _FRACTION_END = re.compile(r"\d/$")
 _OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
 _EARLIER = re.compile(r"\b(?:first|earlier|initial|previous|prior|original|last night's|yesterday's)\s+"
                       r"(?:\w+\s+)?(?:run|attempt|try|build|pass)\b", re.IGNORECASE)
+_OF = re.compile(r"(?<![\w.,/-])(\d+)\s+(?:of|out of)\s+(\d+)(?![\w.,/-])")
 _PER_ID = re.compile(r"\s*\)")
 _WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
 _GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
@@ -238,7 +242,8 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
             continue
         start = r.start("verb") if not r.group(0)[:1].isalpha() else r.start()
         out.append(Claim("action", text[start:end].rstrip(" ,"), start, end, sentence, subkind=verb,
-                         value=obj, shown_code=shown_code, collective=r.group(0).lstrip()[:2].lower() == "we"))
+                         value=obj, shown_code=shown_code, collective=r.group(0).lstrip()[:2].lower() == "we",
+                         implicit=_SUBJECT.match(r.group(0)) is None))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits:
@@ -308,6 +313,13 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
     for a, b, clock in clocks(piece):
         taken.append((a + s, b + s))
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock))
+    for m in _OF.finditer(masked, s, e):
+        taken.append((m.start(), m.end()))
+        n = int(m.group(1))
+        q = Quantity(float(n), None, 1.0, False, m.start(1) - s, m.end(1) - s, m.group(1), written=float(n))
+        state = " ".join(_TOKEN.findall(re.split(r"[.;,:!?]\s", masked[m.end():e] + " ")[0])[:3])
+        out.append(Claim("number", text[m.start():m.end()], m.start(), m.end(), sentence, subkind="count",
+                         value=m.group(0), quantity=q, keys=key_words(state), total=int(m.group(2))))
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     for q in found:
         start, end = q.start + s, q.end + s

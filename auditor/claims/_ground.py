@@ -55,6 +55,7 @@ class Evidence:
     rows: tuple[Row, ...]
     relayed: tuple[tuple[EvidenceText, Claim], ...]
     capture: ObservationCapture = "complete"
+    tables: tuple[tuple[frozenset[str], ...], ...] = ()
 
 
 def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:
@@ -100,7 +101,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         if found_status is not None:
             return found_status
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
-        found = ground_number(claim, evidence.rows)
+        found = ground_number(claim, evidence.rows, evidence.tables)
         if found.row is None:
             return Grounding(found.verdict, found.reason)
         text = evidence.texts[found.row.field_index]
@@ -206,6 +207,9 @@ def _command(call: ToolCall) -> str:
 def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
     own = [r.call for r in evidence.runs if claim.collective or r.call.agent == evidence.source]
     found = ground_action(claim.subkind or "", claim.value or "", evidence.source, own, claim.shown_code)
+    if claim.implicit and not own and found.verdict == "invented":
+        return Grounding("needs_semantic", f"'{claim.text}' names no doer, and {evidence.source} has no tool calls: "
+                                           f"it may report someone else's work")
     if claim.collective and found.verdict == "invented":
         return Grounding("needs_semantic", f"{found.reason}; 'we' may be another agent whose work "
                                            f"{evidence.source} saw in a message")

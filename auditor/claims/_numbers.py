@@ -11,6 +11,9 @@ In order, the first that applies decides:
    percentage, percentage change, mean, a column total) -> ``grounded``, operands quoted;
 4. **miscomputed**: the sentence computes it ("= ", "in total", "average", "12x faster") from
    numbers the evidence states, and the arithmetic does not give it -> ``contradicted``;
+   Counts: "N <things>" is grounded by a visible table or JSON list of N records, and
+   "N of M are <state>" by a table of M records of which N carry the state word (another
+   number of them -> ``contradicted``);
 5. **aligned on a word**: a structured row of tool output (a ``"key": value`` pair, a short
    ``key: value`` or table line) that shares a plain word with the claim ("disk", "total") gives
    another number of the same family -> ``contradicted``;
@@ -44,7 +47,9 @@ class NumberVerdict:
     operands: tuple[str, ...] = ()
 
 
-def ground_number(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
+def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[frozenset[str]]] = ()) -> NumberVerdict:
+    if claim.total is not None:
+        return _ground_share(claim, tables)
     if claim.date is not None:
         return _ground_date(claim, rows)
     if claim.subkind == "time":
@@ -72,6 +77,10 @@ def ground_number(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
         hit = next((e for e in row.quantities if supports(q, e)), None)
         if hit is not None:
             return NumberVerdict("grounded", "the same number appears", row, (hit.start, hit.end))
+    if q.family == "count" or q.bare:
+        counted = next((t for t in reversed(tables) if len(t) == q.value), None)
+        if counted is not None:
+            return NumberVerdict("grounded", f"a visible table or list has {len(counted)} records")
     stated = [e for r in rows for e in r.quantities]
     derived = derive(q, claim.operands, stated, _columns(rows), claim.computed)
     if derived is not None:
@@ -106,6 +115,19 @@ def _candidates(q: Quantity, row: Row) -> list[Quantity]:
     bare number of a structured row of tool output (a table or JSON row)."""
     return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
             and (e.family == q.family or e.bare and row.structured)]
+
+
+def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> NumberVerdict:
+    """"5 of 6 are Running": a table of 6 records, 5 of which carry the state word."""
+    assert claim.quantity is not None and claim.total is not None
+    n, total, state = int(claim.quantity.value), claim.total, claim.keys
+    for table in reversed(tables):
+        having = sum(1 for record in table if record & state)
+        if len(table) == total and having == n:
+            return NumberVerdict("grounded", f"{n} of the {total} records say {_names(state)}")
+        if len(table) == total and state and having:
+            return NumberVerdict("contradicted", f"{having} of the {total} records say {_names(state)}, not {n}")
+    return NumberVerdict("needs_semantic", f"no visible table of {total} records to count {_names(state)} in")
 
 
 def _same_measure(q: Quantity, row: Row) -> list[Quantity]:

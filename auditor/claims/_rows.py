@@ -17,6 +17,9 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _PAIR = re.compile(r'"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>"[^"\n]*"|-?\d[\d.eE+-]*|true|false|null)')
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:(\d+)(?=:|\b)")
 _RECORD = re.compile(r"^\s*[\w .-]{1,40}(?::|\||=|\t|\s{2,})")
+_RULE = re.compile(r"[\s\-+|=─┼┤├┬┴┌┐└┘│]+")
+_ROW_COUNT = re.compile(r"\(\d+ rows?\)")
+_CELLS = re.compile(r"\t|\s{2,}|\|")
 _OBJECT = re.compile(r"\{[^{}\[\]]*\}")
 
 
@@ -90,3 +93,19 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
 
 def _strip_numbers(text: str) -> str:
     return re.sub(r"(?<![\w-])\d[\d,.]*(?![A-Za-z_-])", " ", text)
+
+
+def records(text: str) -> tuple[frozenset[str], ...]:
+    """The records of one tool output, each as its key words: the objects of a JSON list, or the
+    data lines of a table (``kubectl get``, ``psql``; header, rules and ``(N rows)`` left out).
+    Empty when the output is not a table of two records or more."""
+    objects = _OBJECT.findall(text)
+    if len(objects) >= 2:
+        return tuple(key_words(o) for o in objects)
+    lines = [line for line in text.split("\n") if line.strip()]
+    body = [line for line in lines if not _RULE.fullmatch(line) and not _ROW_COUNT.fullmatch(line.strip())]
+    if len(body) >= 2 and (body[0].upper() == body[0] or len(body) < len(lines)):
+        body = body[1:]
+    if len(body) < 2 or not all(_CELLS.search(line) for line in body):
+        return ()
+    return tuple(key_words(line) for line in body)
