@@ -335,3 +335,30 @@ def test_every_verdict_example() -> None:
             ("I typed 'acmepay status' into the browser search bar", "grounded", "pass"),
             ("INC-4471", "unverifiable", "unmeasured")} <= got
     assert report.summary.exit_code == 1
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("Only 5 of 6 are Running.", "grounded"),
+    ("Only 4 of 6 are Running.", "contradicted"),
+    ("We found 6 pods.", "grounded"),
+])
+def test_counts_against_the_records_of_a_table(check: CheckFn, handoff: str, verdict: str) -> None:
+    table = "NAME   READY   STATUS\n" + "\n".join(f"web-{i}   1/1   Running" for i in range(5)) + "\nweb-5   0/1   Pending"
+    got = _verdicts(check, [{"tool": "kubectl", "command": "kubectl get pods", "result": table, "exit_code": 0}],
+                    handoff)
+    assert got[-1][1] == verdict, got
+
+
+def test_a_claim_about_the_first_run_is_held_against_the_earlier_runs(check: CheckFn) -> None:
+    upstream = [{"tool": "bash", "command": "pytest -q", "result": "1 failed, 57 passed in 3.4s", "exit_code": 1},
+                {"tool": "bash", "command": "pytest -q", "result": "58 passed in 3.2s", "exit_code": 0}]
+    got = dict(_verdicts(check, upstream, "The first run had 1 failure; the suite is green now."))
+    assert got == {"1 failure": "grounded", "suite is green": "grounded"}
+
+
+def test_an_action_that_names_no_doer_from_a_source_without_tools_is_for_the_graders(check: CheckFn) -> None:
+    upstream = [{"message": "Refund the duplicate charge on A-1043."}]
+    assert ("Refunded the duplicate charge on A-1043", "needs_semantic") in _verdicts(
+        check, upstream, "Refunded the duplicate charge on A-1043.")
+    assert ("I refunded the duplicate charge on A-1043", "invented") in _verdicts(
+        check, upstream, "I refunded the duplicate charge on A-1043.")

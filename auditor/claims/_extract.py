@@ -114,6 +114,7 @@ _HTTP_AFTER = re.compile(r"\s*(?:OK|Created|Accepted|No Content|Bad Request|Unau
 _FRACTION = re.compile(r"/\d")
 _FRACTION_END = re.compile(r"\d/$")
 _OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
+_CLAUSE_END = re.compile(r"[;,]\s|\s[—–]\s")
 _EARLIER = re.compile(r"\b(?:first|earlier|initial|previous|prior|original|last night's|yesterday's)\s+"
                       r"(?:\w+\s+)?(?:run|attempt|try|build|pass)\b", re.IGNORECASE)
 _OF = re.compile(r"(?<![\w.,/-])(\d+)\s+(?:of|out of)\s+(\d+)(?![\w.,/-])")
@@ -213,7 +214,8 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
             if any(a <= r.start() < b for a, b in results) or not _is_statement(masked, s, e, r.start(), r.start("outcome")):
                 continue
             claim = _result_claim(text, masked.lower(), r, sentence)
-            if claim is not None and _EARLIER.search(masked, max(s, r.start() - 40), r.start()):
+            clause = max([s, *(j.end() for j in _CLAUSE_END.finditer(masked, s, r.start()))])
+            if claim is not None and _EARLIER.search(masked, clause, r.start()):
                 claim = replace(claim, subkind="earlier")
             if claim is not None and out and claim.counts and out[-1].counts and \
                     _SUMMARY_JOIN.fullmatch(masked, out[-1].end, claim.start):
