@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from auditor.nlp import Strength, TextAnalyzer
+from auditor.nlp import Directive, Strength, TextAnalyzer
 from auditor.nlp._text import mask, split_sentences
 
 
@@ -59,25 +59,30 @@ def test_descriptive_text_holds_no_hard_constraint(analyzer: TextAnalyzer, text:
     assert [d for d in _directives(analyzer, text) if d[0] == Strength.ABSOLUTE.name] == [], text
 
 
-def test_anchors_keep_code_identifiers_whole(analyzer: TextAnalyzer) -> None:
+def test_keys_keep_code_identifiers_whole(analyzer: TextAnalyzer) -> None:
     text = "You MUST NOT change the signature of handle_webhook(event, ctx)."
-    (directives,) = analyzer.directives(analyzer.sentences("anchor-test", text))
-    keys = [a.keys for a in directives[0].anchors]
-    assert ("handle_webhook(event, ctx)", "handle_webhook") in keys
+    (directives,) = analyzer.directives(analyzer.sentences("key-test", text))
+    code = [k for k in directives[0].keys if k.kind == "code"]
+    assert [k.text for k in code] == ["handle_webhook(event, ctx)"]
+    assert "~handle_webhook" in code[0].forms  # a restatement may name the function without its arguments
+
+
+def _names(directive: Directive) -> set[str]:
+    return {k.text for k in directive.keys if k.kind == "name"}
 
 
 def test_entities_only_where_a_constraint_can_come_from() -> None:
-    analyzer = TextAnalyzer()
+    analyzer = TextAnalyzer(disable=("parser",))  # a pipeline with NER: entities are read where needed
     text = "Route all refunds through Stripe Radar in Dublin. You must route refunds through Stripe Radar."
     weak, strong = analyzer.sentences("entities-test", text)
     analyzer.directives([weak, strong], entities_from=Strength.ABSOLUTE)
     assert analyzer.stats.sentences_parsed == 2
-    # The imperative below the threshold is still found, without entity anchors.
+    # The imperative below the threshold is still found, its names from part-of-speech tags only.
     ((imperative,), (must,)) = analyzer.directives([weak, strong], entities_from=Strength.ABSOLUTE)
     assert imperative.imperative and imperative.action == "route"
-    assert "entity" not in {a.kind for a in imperative.anchors}
-    assert "entity" in {a.kind for a in must.anchors}
+    assert "Stripe Radar" not in _names(imperative)
+    assert "Stripe Radar" in _names(must)
     # A caller that needs entities for the weak sentence gets it parsed again, with them.
     ((again,),) = analyzer.directives([weak], entities_from=Strength.NONE)
     assert analyzer.stats.sentences_parsed == 3
-    assert "entity" in {a.kind for a in again.anchors}
+    assert "Stripe Radar" in _names(again)

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..edges import Edge, KeyedText, Quote, event_texts
 from ..errors import ConfigError
 from ..nlp import Directive, Sentence, Strength, TextAnalyzer
-from ..nlp._align import Forms, Key, coverage, text_forms
+from ..nlp._align import Forms, Key, content_forms, coverage, text_forms
 from ..nlp._text import squash
 from ._carrier import Reading, read_unit, unit_clauses
 from ._finding import Finding, Status
@@ -93,12 +93,14 @@ class ConstraintCheck:
         self.sources = sources
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
         self._units: dict[str, tuple[_Unit, ...]] = {}
+        self._sentence_forms: dict[str, frozenset[str]] = {}
 
     def prepare(self, edges: Sequence[Edge]) -> None:
         """Parse, in one batch, every upstream sentence that may hold a constraint, then in a
         second batch the handoff sentences that carry one."""
-        texts = {t.key: t for edge in edges for t, _ in self._upstream_texts(edge)}
-        self.analyzer.directives([s for t in texts.values() for s in self._candidates(t)], Strength.NONE)
+        wanted = {(s.text_key, s.index): s for edge in edges for _, _, sentences in self._sources(edge)
+                  for s in sentences}
+        self.analyzer.directives(list(wanted.values()), Strength.NONE)
         needed: dict[tuple[str, int], Sentence] = {}
         for edge in edges:
             units = self._handoff_units(edge)
@@ -111,8 +113,7 @@ class ConstraintCheck:
     def constraints(self, edge: Edge) -> list[Constraint]:
         found: list[Constraint] = []
         seen: set[tuple[str, str, str | None]] = set()
-        for text, author in self._upstream_texts(edge):
-            candidates = self._candidates(text)
+        for text, author, candidates in self._sources(edge):
             for sentence, directives in zip(candidates, self.analyzer.directives(candidates, Strength.NONE),
                                             strict=True):
                 strong = [d for d in directives if _is_constraint(d, self.min_strength, sentence.text)]
@@ -128,17 +129,38 @@ class ConstraintCheck:
                                             directive, author, sentence.text))
         return found
 
-    def _upstream_texts(self, edge: Edge) -> list[tuple[KeyedText, str]]:
-        out: list[tuple[KeyedText, str]] = []
+    def _sources(self, edge: Edge) -> list[tuple[KeyedText, str, list[Sentence]]]:
+        """The upstream texts constraints of ``edge`` come from, with their candidate sentences.
+        A sentence the receiver saw itself is read only if the handoff shares two content words
+        or a number with it: otherwise nothing can align, and an unrestated constraint the
+        receiver saw gives no finding (``_judge``), so it is not parsed at all."""
+        out: list[tuple[KeyedText, str, list[Sentence]]] = []
+        handoff: frozenset[str] | None = None
         for item in edge.upstream:
             if item.kind not in self.sources or item.author == edge.destination:
                 continue
             if item.kind == "message" and not edge.contacts.delegates_to(item.author, edge.source):
                 continue
             field = "system_prompt" if item.kind == "system_prompt" else "content"
-            out.extend((t, item.author) for t in event_texts(edge.trace_id, item.event_id, field, item.text,
-                                                              item.structured))
+            for text in event_texts(edge.trace_id, item.event_id, field, item.text, item.structured):
+                candidates = self._candidates(text)
+                if candidates and item.event_id in edge.receiver_saw:
+                    if handoff is None:
+                        handoff = self._handoff_forms(edge)
+                    candidates = [c for c in candidates if _may_align(self._forms(c), handoff)]
+                out.append((text, item.author, candidates))
         return out
+
+    def _forms(self, sentence: Sentence) -> frozenset[str]:
+        key = f"{sentence.text_key}#{sentence.index}"
+        if key not in self._sentence_forms:
+            self._sentence_forms[key] = content_forms(sentence.text)
+        return self._sentence_forms[key]
+
+    def _handoff_forms(self, edge: Edge) -> frozenset[str]:
+        message = edge.message
+        return content_forms(" ".join([message.content] + [str(c) for c in (message.structured or {}).get(
+            "constraints", []) or []]))
 
     def _candidates(self, text: KeyedText) -> list[Sentence]:
         """Sentences that may hold a constraint, in text order: a cue at the check's strength
@@ -283,10 +305,17 @@ _NOT_VERBS = frozenset({"the", "a", "an", "i", "we", "you", "it", "this", "that"
                         "here", "our", "my", "your", "if", "when", "for", "is", "are", "was", "were", "let"})
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _looks_imperative(masked: str) -> bool:
     """A cheap prefilter: the sentence, or a clause after a semicolon, colon or dash, opens with
-    a word that may be a bare verb (the parse decides)."""
-    for piece in re.split(r"[;:\u2014\u2013]|\s-\s", masked.lower()):
+    a word that may be a bare verb (the parse decides), and the sentence has what an imperative
+    constraint needs (``_is_constraint``): a restriction, a number or an identifier."""
+    low = masked.lower()
+    if not (_RESTRICTION.search(low) or _DIGIT.search(low) or "Xx" in masked):
+        return False
+    for piece in re.split(r"[;:\u2014\u2013]|\s-\s", low):
         low = piece.lstrip()
         for lead in _IMPERATIVE_LEAD:
             if low.startswith(lead):
@@ -295,6 +324,11 @@ def _looks_imperative(masked: str) -> bool:
         if word.isalpha() and word not in _NOT_VERBS:
             return True
     return False
+
+
+def _may_align(sentence: frozenset[str], handoff: frozenset[str]) -> bool:
+    shared = sentence & handoff
+    return sum(1 for f in shared if f[0] not in "=#") >= 2 or any(f[0] == "#" for f in shared)
 
 
 def _specific(keys: tuple[Key, ...]) -> bool:

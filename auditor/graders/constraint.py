@@ -1,5 +1,5 @@
 """``edge-audit.constraint-grader.v1``: decides the constraints the deterministic pass left as
-``needs_semantic`` (no specific anchor to match). All such constraints of one edge go in one
+``needs_semantic`` (nothing it could be sure of). All such constraints of one edge go in one
 call, with the handoff once.
 
 Verdicts: ``preserved`` (pass), ``softened``, ``dropped``, ``contradicted`` (fail). Every

@@ -1,11 +1,10 @@
-"""The NLP layer: masking, sentences, modal cues, directives and anchors, behind one cached analyzer."""
+"""The NLP layer: masking, sentences, modal cues, directives and their content keys, behind one cached analyzer."""
 
 from ._analyzer import DEFAULT_DISABLE, DEFAULT_PIPELINE, AnalyzerStats, Sentence, TextAnalyzer, load_pipeline
-from ._anchors import Anchor, Haystack
 from ._directives import Directive
 from ._lexicon import Polarity, Relation, Strength, verb_relation
 
 __all__ = [
-    "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "Anchor", "AnalyzerStats", "Directive", "Haystack", "Polarity",
+    "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "AnalyzerStats", "Directive", "Polarity",
     "Relation", "Sentence", "Strength", "TextAnalyzer", "load_pipeline", "verb_relation",
 ]

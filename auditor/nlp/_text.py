@@ -3,7 +3,7 @@
 Masking is length-preserving, so every span computed on the masked text is a span of
 the original text too. Code blocks become blanks (code is not prose); inline code,
 call expressions, identifiers, paths and URLs become one placeholder word each, and are
-kept as anchors.
+kept as keys.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ class FindingModel(_Model):
     summary: str
     upstream: QuoteModel | None
     handoff: list[QuoteModel] = Field(default_factory=list, description="Handoff sentences the verdict rests on")
-    mentions: list[QuoteModel] = Field(default_factory=list, description="Other handoff sentences naming an anchor")
+    mentions: list[QuoteModel] = Field(default_factory=list, description="Other handoff sentences naming one of its keys")
     details: dict[str, Any] = Field(default_factory=dict)
 
 
