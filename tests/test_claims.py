@@ -362,3 +362,17 @@ def test_an_action_that_names_no_doer_from_a_source_without_tools_is_for_the_gra
         check, upstream, "Refunded the duplicate charge on A-1043.")
     assert ("I refunded the duplicate charge on A-1043", "invented") in _verdicts(
         check, upstream, "I refunded the duplicate charge on A-1043.")
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("PA-BC-771203 is approved.", "contradicted"),
+    ("PA-BC-771203 is pended.", "grounded"),
+    ("PA-BC-771203 is still pending.", "grounded"),
+    ("PA-BC-771203 is queued.", None),
+])
+def test_the_state_of_a_named_thing_against_the_status_its_calls_record(check: CheckFn, handoff: str,
+                                                                       verdict: str | None) -> None:
+    upstream = [{"tool": "payer.get_preauth", "command": "", "args": {"ref": "PA-BC-771203"},
+                 "result": '{"status": "pended", "requested_info": "prior imaging report"}', "status": "ok"}]
+    states = [v for t, v in _verdicts(check, upstream, handoff) if t.endswith(handoff.split()[-1].rstrip("."))]
+    assert states == ([verdict] if verdict else []), states

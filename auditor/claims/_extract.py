@@ -8,6 +8,7 @@ Kinds:
 * ``execution``: how a run went ("the script ran successfully", "the code failed"), or only
   that it ran ("the script was executed", subkind ``ran``);
 * ``action``: what the author says it did ("I ran mypy", "I updated billing/client.py");
+* ``identifier`` of subkind ``state``: the state of a named thing ("PA-BC-771203 is approved");
 * ``path``, ``identifier``: code things named in prose or inline code;
 * ``number``: percentages, durations, sizes, counts, versions, commit hashes, ticket ids, URLs
   (a bare one-digit number or a year is not a claim);
@@ -30,6 +31,7 @@ from ._actions import CHECK, ECHO, FAMILIES
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import Quantity, clocks, dates, quantities
 from ._rows import key_words, strong
+from ._states import CLAIM as STATE
 from ._tools import Category
 
 ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]
@@ -246,6 +248,13 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
         out.append(Claim("action", text[start:end].rstrip(" ,"), start, end, sentence, subkind=verb,
                          value=obj, shown_code=shown_code, collective=r.group(0).lstrip()[:2].lower() == "we",
                          implicit=_SUBJECT.match(r.group(0)) is None))
+    for r in STATE.finditer(masked, s, e):
+        clause = max([s, *(j.end() for j in _CLAUSE_END.finditer(masked, s, r.start()))])
+        subjects = frozenset(k for k in key_words(text[clause:r.start()]) if strong(k) and any(c.isalpha() for c in k))
+        if subjects:
+            start = clause + len(text[clause:r.start()]) - len(text[clause:r.start()].lstrip())
+            out.append(Claim("identifier", text[start:r.end()], start, r.end(), sentence, subkind="state",
+                             value=r.group("state").lower(), keys=subjects))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits:

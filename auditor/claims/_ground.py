@@ -28,6 +28,7 @@ from ._actions import ground_action
 from ._extract import Claim
 from ._numbers import ground_number
 from ._rows import Row
+from ._states import ground_state
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
 from ._verdicts import Grounding, Verdict, under_capture
 from .parsers import http_statuses
@@ -96,6 +97,8 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         return _ground_execution(claim, evidence)
     if claim.kind == "action":
         return _ground_action(claim, evidence)
+    if claim.subkind == "state":
+        return _ground_state(claim, evidence)
     if claim.subkind == "http":
         found_status = _ground_http(claim, evidence)
         if found_status is not None:
@@ -202,6 +205,16 @@ def _ground_http(claim: Claim, evidence: Evidence) -> Grounding | None:
 def _command(call: ToolCall) -> str:
     args = call.arguments
     return args if isinstance(args, str) else json.dumps(args or {}, default=str)
+
+
+def _ground_state(claim: Claim, evidence: Evidence) -> Grounding:
+    found = ground_state(claim.value or "", sorted(claim.keys), [r.call for r in evidence.runs])
+    if found is None:
+        return Grounding("needs_semantic", f"no visible call about {', '.join(sorted(claim.keys))} records a status")
+    if found.call is None or found.span is None:
+        return Grounding(found.verdict, found.reason)
+    text = EvidenceText(found.call.id, "result", found.call.result or "")
+    return Grounding(found.verdict, found.reason, _ref(text, *found.span))
 
 
 def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
