@@ -197,6 +197,8 @@ def test_plans_questions_conditions_hypotheses_instructions_examples_and_shown_w
     ("Partition 1 is ~420k messages behind.", "clickstream 1 87990211 88410998 420787", True),
     ("The table has 12.8M events.", "count: 12800000", True),
     ("The backfill took about 4h40m.", "updated 180,113,311 rows in 5h41m29s", False),
+    ("It enters into force 20 days after publication.", "in force twenty days after its publication", True),
+    ("The excursion lasted 45 min.", "excursions: 1 (02:10–02:55, peak 9.4 °C)", True),
 ])
 def test_numbers_understand_units_scales_rounding_and_hedges(check: CheckFn, claim: str, evidence: str,
                                                              grounded: bool) -> None:

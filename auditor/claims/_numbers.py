@@ -185,7 +185,7 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             if _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
     for a, b in itertools.permutations(pool, 2):
-        if a not in visible and b not in visible and not _near(a, b, stated):
+        if a not in visible and b not in visible and not _near(a, b, stated, 400 if computed else 120):
             continue
         for value, how in _results(a.value, b.value):
             if _close(claim, value):
@@ -193,11 +193,12 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     return None
 
 
-def _near(a: Quantity, b: Quantity, stated: Sequence[Quantity]) -> bool:
-    """Two evidence numbers are combined only when they come from the same place (within 400
-    characters of one text), so distant unrelated numbers do not make up a result."""
+def _near(a: Quantity, b: Quantity, stated: Sequence[Quantity], reach: int) -> bool:
+    """Two evidence numbers are combined only when they come from the same place (within
+    ``reach`` characters of one text: 400 when the sentence says it computes, 120 for a bare
+    percentage or ratio), so distant unrelated numbers do not make up a result."""
     ia, ib = stated.index(a), stated.index(b)
-    return abs(ia - ib) <= 12 and abs(a.start - b.start) <= 400
+    return abs(ia - ib) <= (12 if reach > 120 else 3) and abs(a.start - b.start) <= reach
 
 
 def _results(a: float, b: float) -> list[tuple[float, str]]:

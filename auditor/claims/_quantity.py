@@ -80,6 +80,31 @@ def _decimals_step(num: str) -> float:
     return 10.0 ** -len(num.split(".")[1]) if "." in num else 1.0
 
 
+_UNITS = re.findall(r"\w+", "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+                               "fifteen sixteen seventeen eighteen nineteen twenty")
+_WORDS = {w: i for i, w in enumerate(_UNITS)}
+_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+               "hundred": 100})
+SPELLED = re.compile(rf"\b(?P<word>{'|'.join(sorted(_WORDS, key=len, reverse=True))})(?:-(?P<unit_word>one|two|three|"
+                     r"four|five|six|seven|eight|nine))?\s+(?P<unit>ns|ms|seconds?|minutes?|hours?|days?|weeks?|months?|"
+                     r"years?|percent)\b", re.IGNORECASE)
+
+
+def spelled(text: str) -> list[Quantity]:
+    """Spelled-out numbers with a unit in prose ("twenty days", "two years"): evidence can state
+    a number in words."""
+    out = []
+    for m in SPELLED.finditer(text):
+        value = float(_WORDS[m.group("word").lower()] + (_WORDS[m.group("unit_word").lower()] if m.group("unit_word")
+                                                          else 0))
+        match = NUMBER.fullmatch(f"{value:g} {m.group('unit')}")
+        q = _quantity(match) if match is not None else None
+        if q is not None:
+            out.append(Quantity(q.value, q.family, q.step, False, m.start(), m.end(), m.group(0), q.noun, None,
+                                value))
+    return out
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number of ``text`` with its unit. Dates and clock times are left out (see ``dates``)."""
     skip = [(m.start(), m.end()) for m in DATE.finditer(text)] + [(m.start(), m.end()) for m in CLOCK.finditer(text)]

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ._quantity import Quantity, clocks, dates, quantities
+from ._quantity import Quantity, clocks, dates, quantities, spelled
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _PAIR = re.compile(r'"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>"[^"\n]*"|-?\d[\d.eE+-]*|true|false|null)')
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:(\d+)(?=:|\b)")
 _RECORD = re.compile(r"^\s*[\w .-]{1,40}(?::|\||=|\t|\s{2,})")
+_CLOCK_RANGE = re.compile(r"\b([0-2]?\d):([0-5]\d)\s*[–-]\s*([0-2]?\d):([0-5]\d)\b")
 _RULE = re.compile(r"[\s\-+|=─┼┤├┬┴┌┐└┘│]+")
 _ROW_COUNT = re.compile(r"\(\d+ rows?\)")
 _CELLS = re.compile(r"\t|\s{2,}|\|")
@@ -85,10 +86,20 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
         qs = tuple(replace(q, start=q.start + start, end=q.end + start) for q in quantities(piece))
         qs += tuple(Quantity(float(m.group(1)), None, 1.0, False, m.start(1) + start, m.end(1) + start, m.group(1),
                              written=float(m.group(1))) for m in _FILE_LINE.finditer(piece))
+        qs += tuple(replace(q, start=q.start + start, end=q.end + start) for q in spelled(piece))
+        qs += tuple(_span_length(m, start) for m in _CLOCK_RANGE.finditer(piece))
         structured = output and (piece.startswith(('"', "{")) or (len(piece) <= 80 and _RECORD.search(piece) is not None))
         out.append(Row(index, start, end, piece, qs, key_words(_strip_numbers(piece)),
                        frozenset(d for _, _, d in dates(piece)), frozenset(c for _, _, c in clocks(piece)), structured, output))
     return tuple(out)
+
+
+def _span_length(m: re.Match[str], offset: int) -> Quantity:
+    """The length of a clock range ("02:10–02:55" is 45 minutes), as a duration the row states."""
+    h1, m1, h2, m2 = (int(g) for g in m.groups())
+    minutes = (h2 * 60 + m2 - h1 * 60 - m1) % (24 * 60)
+    return Quantity(minutes * 60.0, "duration", 60.0, False, m.start() + offset, m.end() + offset, m.group(0),
+                    written=float(minutes))
 
 
 def _strip_numbers(text: str) -> str:
