@@ -50,6 +50,9 @@ NAME = "edge-audit.constraints.v1"
 _SOURCES = ("message",)
 #: Least weighted share of a constraint's keys that a carrier clause must hold.
 ALIGN = 0.4
+#: Least share of a sentence's content words a handoff must share for the sentence to be parsed,
+#: when the receiver saw it (a cheap necessary condition of alignment).
+MAY_ALIGN = 0.25
 #: Most weighted share of a constraint's keys a whole handoff may hold for ``dropped``.
 DROP = 0.25
 
@@ -94,6 +97,7 @@ class ConstraintCheck:
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
         self._units: dict[str, tuple[_Unit, ...]] = {}
         self._sentence_forms: dict[str, frozenset[str]] = {}
+        self._candidate_cache: dict[str, list[Sentence]] = {}
 
     def prepare(self, edges: Sequence[Edge]) -> None:
         """Parse, in one batch, every upstream sentence that may hold a constraint, then in a
@@ -103,8 +107,9 @@ class ConstraintCheck:
         self.analyzer.directives(list(wanted.values()), Strength.NONE)
         needed: dict[tuple[str, int], Sentence] = {}
         for edge in edges:
-            units = self._handoff_units(edge)
-            for constraint in self.constraints(edge):
+            constraints = self.constraints(edge)
+            units = self._handoff_units(edge) if constraints else ()
+            for constraint in constraints:
                 best = _best(constraint.directive.keys, units)
                 if best is not None:
                     needed.update(((s.text_key, s.index), s) for s in best[0].sentences)
@@ -165,9 +170,12 @@ class ConstraintCheck:
     def _candidates(self, text: KeyedText) -> list[Sentence]:
         """Sentences that may hold a constraint, in text order: a cue at the check's strength
         (the analyzer's prefilter), or an opening that may be an imperative."""
-        sentences = self.analyzer.sentences(text.key, text.text)
-        chosen = {s.index for s in self.analyzer.candidates(sentences, self.min_strength)}
-        return [s for s in sentences if s.index in chosen or _looks_imperative(s.masked)]
+        if text.key not in self._candidate_cache:
+            sentences = self.analyzer.sentences(text.key, text.text)
+            chosen = {s.index for s in self.analyzer.candidates(sentences, self.min_strength)}
+            self._candidate_cache[text.key] = [s for s in sentences if s.index in chosen
+                                               or _looks_imperative(s.masked)]
+        return self._candidate_cache[text.key]
 
     def _handoff_units(self, edge: Edge) -> tuple[_Unit, ...]:
         message = edge.message
@@ -327,8 +335,12 @@ def _looks_imperative(masked: str) -> bool:
 
 
 def _may_align(sentence: frozenset[str], handoff: frozenset[str]) -> bool:
-    shared = sentence & handoff
-    return sum(1 for f in shared if f[0] not in "=#") >= 2 or any(f[0] == "#" for f in shared)
+    """Whether a sentence could align with a handoff at all: it shares a number, or two content
+    words making up a fair share (``MAY_ALIGN``) of its own (alignment needs ``ALIGN`` of its keys)."""
+    stems = [f for f in sentence if f[0] not in "=#"]
+    shared = [f for f in stems if f in handoff]
+    return any(f[0] == "#" and f in handoff for f in sentence) or (
+        len(shared) >= 2 and len(shared) >= MAY_ALIGN * len(stems))
 
 
 def _specific(keys: tuple[Key, ...]) -> bool:
