@@ -138,7 +138,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             if m.start() <= reach or _trailing(low, m.end())]
     negated = _negated(low[:reach + 1])
     governs = _negation_governs(c.action, low)
-    permission = [q for q in cues if q in PERMISSION] + ([m.group(0) for m in _OK.finditer(low)])
+    permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
+        [m.group(0) for m in _OK.finditer(low)])
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
@@ -155,7 +156,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             relation = own
             settled = True
         polarity = d.polarity
-        strength = Strength.ABSOLUTE if d.imperative else d.strength
+        strength = Strength.ABSOLUTE if d.imperative or (d.cue.lower() in ("can", "could") and _REQUEST.search(
+            low)) else d.strength
         if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
@@ -192,6 +194,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if hedged or strength < c.strength:
         return Reading("softened", f"softened: {up} -> {said}")
     if c.restrictive and not (RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))):
+        if not (inside or cues):
+            return Reading("needs_semantic", "a statement without the restriction (only) does not restate it")
         return Reading("softened", f"softened: {up} -> the handoff drops the restriction (only)")
     return Reading("kept", f"kept: {up} -> {said}")
 
@@ -216,8 +220,12 @@ def _sentence_pieces(words: str) -> list[tuple[int, int]]:
 
 
 _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am going to|we are going to|"
-                   r"i'm going to|we're going to|to [a-z]+\b)")
-_TRAILING_IF = re.compile(r"\b(?:if|unless|as long as|provided|where|when)\b")
+                   r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall|should|need to|"
+                   r"must|have to)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
+#: A polite request is an order, not a permission: "Could you please extract ..."
+_REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
+_TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
+                          r"\b(?:if|unless|as long as|provided|where|when)\b")
 
 
 def _trailing(low: str, at: int) -> bool:
