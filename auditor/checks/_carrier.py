@@ -16,15 +16,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..nlp import Directive, Strength, verb_relation
-from ..nlp._align import Key, clauses, key_positions, stem, text_forms, word_forms
-from ..nlp._lexicon import (
+from ..nlp import (
     CUE_PATTERN,
     CUE_TABLE,
     HEDGE_PATTERN,
     NEGATION_PATTERN,
     RESTRICTIVE_PATTERN,
     VERB_GROUPS,
+    Directive,
+    Key,
+    Strength,
+    clauses,
+    key_positions,
+    stem,
+    text_forms,
+    verb_relation,
+    word_forms,
 )
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]

@@ -39,9 +39,18 @@ from dataclasses import dataclass
 
 from ..edges import Edge, KeyedText, Quote, event_texts
 from ..errors import ConfigError
-from ..nlp import Directive, Sentence, Strength, TextAnalyzer
-from ..nlp._align import Forms, Key, content_forms, coverage, text_forms
-from ..nlp._text import squash
+from ..nlp import (
+    Directive,
+    Forms,
+    Key,
+    Sentence,
+    Strength,
+    TextAnalyzer,
+    content_forms,
+    coverage,
+    squash,
+    text_forms,
+)
 from ._carrier import Reading, read_unit, unit_clauses
 from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check

@@ -1,10 +1,25 @@
 """The NLP layer: masking, sentences, modal cues, directives and their content keys, behind one cached analyzer."""
 
+from ._align import Forms, Key, clauses, content_forms, coverage, key_positions, stem, text_forms, word_forms
 from ._analyzer import DEFAULT_DISABLE, DEFAULT_PIPELINE, AnalyzerStats, Sentence, TextAnalyzer, load_pipeline
 from ._directives import Directive
-from ._lexicon import Polarity, Relation, Strength, verb_relation
+from ._lexicon import (
+    CUE_PATTERN,
+    CUE_TABLE,
+    HEDGE_PATTERN,
+    NEGATION_PATTERN,
+    RESTRICTIVE_PATTERN,
+    VERB_GROUPS,
+    Polarity,
+    Relation,
+    Strength,
+    verb_relation,
+)
+from ._text import mask, split_sentences, squash
 
 __all__ = [
-    "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "AnalyzerStats", "Directive", "Polarity",
-    "Relation", "Sentence", "Strength", "TextAnalyzer", "load_pipeline", "verb_relation",
+    "CUE_PATTERN", "CUE_TABLE", "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "HEDGE_PATTERN", "NEGATION_PATTERN",
+    "RESTRICTIVE_PATTERN", "VERB_GROUPS", "AnalyzerStats", "Directive", "Forms", "Key", "Polarity", "Relation",
+    "Sentence", "Strength", "TextAnalyzer", "clauses", "content_forms", "coverage", "key_positions",
+    "load_pipeline", "mask", "split_sentences", "squash", "stem", "text_forms", "verb_relation", "word_forms",
 ]
