@@ -94,7 +94,7 @@ _EXECUTION = re.compile(
     r"| fine| correctly| as expected)?|failed|crashed|errored|threw|raised)\b", re.IGNORECASE)
 _ACTION_VERBS = "|".join(sorted({*FAMILIES, *CHECK, *ECHO} - {"let", "read", "found", "held"}, key=len, reverse=True))
 _ACTION = re.compile(
-    rf"(?:\b(?:I|[Ww]e)(?:\s+have|\s+just|\s+also|'ve|\s+already|\s+then)*\s+|^\W*|[.!;]\s+)"
+    rf"(?:\b(?:I|[Ww]e)(?:\s+have|\s+just|\s+also|'ve|\s+already|\s+then)*\s+|^[^\w\n]{{0,8}}|[.!;][ \t]{{1,4}})"
     rf"(?P<verb>(?i:{_ACTION_VERBS})|(?i:let)(?=\s+\w+(?:\s+\w+)?\s+know))\b(?P<object>[^.;!?\n]{{0,80}})",
     re.MULTILINE)
 _SUBJECT = re.compile(r"\s*(?:I|[Ww]e)\b")
@@ -332,6 +332,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         out.append(Claim("number", text[m.start():m.end()], m.start(), m.end(), sentence, subkind="count",
                          value=m.group(0), quantity=q, keys=key_words(state), total=int(m.group(2))))
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
+    sentence_computes = _COMPUTED.search(masked, s, e) is not None
+    before_sentence = quantities(masked[previous:s]) if sentence_computes and previous < s else []
     for q in found:
         start, end = q.start + s, q.end + s
         in_parens = _PER_ID.match(masked, end) is not None and masked[start - 1:start] == "("
@@ -343,11 +345,11 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
             continue
         if _ABSENT.search(masked, max(s, start - 9), start):
             continue
-        seg_start = max([m.end() for m in _SEGMENT.finditer(masked, s, start)] or [s])
+        seg_start = max([m.end() for m in _SEGMENT.finditer(masked, max(s, start - 200), start)] or [max(s, start - 200)])
         nxt = _SEGMENT.search(masked, end, e)
         seg_end = nxt.start() if nxt else e
-        computed = _COMPUTED.search(masked, s, e) is not None or masked[start:start + 1] in "+-−"
-        before = quantities(masked[previous:s]) if computed and previous < s else []
+        computed = sentence_computes or masked[start:start + 1] in "+-−"
+        before = before_sentence if computed else []
         operands = tuple(o for o in found if o is not q) + tuple(before)
         http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (
             _HTTP_BEFORE.search(masked, max(s, start - 30), start) is not None

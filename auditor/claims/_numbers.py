@@ -184,8 +184,9 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
                 return f"sum of {', '.join(o.text for o in same)} = {total:g}"
             if _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
+    place = {id(q): i for i, q in enumerate(stated)}
     for a, b in itertools.permutations(pool, 2):
-        if a not in visible and b not in visible and not _near(a, b, stated, 400 if computed else 120):
+        if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
             continue
         for value, how in _results(a.value, b.value):
             if _close(claim, value):
@@ -193,11 +194,11 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     return None
 
 
-def _near(a: Quantity, b: Quantity, stated: Sequence[Quantity], reach: int) -> bool:
+def _near(a: Quantity, b: Quantity, place: dict[int, int], reach: int) -> bool:
     """Two evidence numbers are combined only when they come from the same place (within
     ``reach`` characters of one text: 400 when the sentence says it computes, 120 for a bare
     percentage or ratio), so distant unrelated numbers do not make up a result."""
-    ia, ib = stated.index(a), stated.index(b)
+    ia, ib = place.get(id(a), -100), place.get(id(b), 100)
     return abs(ia - ib) <= (12 if reach > 120 else 3) and abs(a.start - b.start) <= reach
 
 

@@ -29,7 +29,7 @@ CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\
                    r"(?::(?P<m2>[0-5]\d))?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)
 _COMPOUND = re.compile(
     r"(?<![\w.])(?P<approx>~\s?|≈\s?|about\s+|around\s+|roughly\s+|approx(?:\.|imately)?\s+)?"
-    r"(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)
+    r"(?=\d)(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)
 NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+)?"
@@ -118,9 +118,10 @@ def quantities(text: str) -> list[Quantity]:
         out.append(Quantity(seconds, "duration", step, bool(m.group("approx")), m.start(), m.end(), m.group(0),
                             written=seconds))
         skip.append((m.start(), m.end()))
+    covered = {i for a, b in skip for i in range(a, b)}
     for m in NUMBER.finditer(text):
         start = m.start("num") - (1 if m.group("sign") else 0)
-        if any(a <= start < b for a, b in skip):
+        if start in covered:
             continue
         q = _quantity(m)
         if q is not None:

@@ -9,7 +9,8 @@ can be compared with the number the evidence gives *for the same subject* (same 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from bisect import bisect_left
+from dataclasses import dataclass
 
 from ._quantity import Quantity, clocks, dates, quantities, spelled
 
@@ -80,26 +81,27 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
     if '":' in text:
         spans.extend((m.start(), m.end()) for m in _PAIR.finditer(text))
         spans.extend((m.start(), m.end()) for m in _OBJECT.finditer(text))
+    found = sorted([*quantities(text), *spelled(text), *(_span_length(m) for m in _CLOCK_RANGE.finditer(text)),
+                    *(Quantity(float(m.group(1)), None, 1.0, False, m.start(1), m.end(1), m.group(1),
+                               written=float(m.group(1))) for m in _FILE_LINE.finditer(text))], key=lambda q: q.start)
+    starts = [q.start for q in found]
+    all_dates, all_clocks = dates(text), clocks(text)
     out = []
     for start, end in dict.fromkeys(spans):
         piece = text[start:end]
-        qs = tuple(replace(q, start=q.start + start, end=q.end + start) for q in quantities(piece))
-        qs += tuple(Quantity(float(m.group(1)), None, 1.0, False, m.start(1) + start, m.end(1) + start, m.group(1),
-                             written=float(m.group(1))) for m in _FILE_LINE.finditer(piece))
-        qs += tuple(replace(q, start=q.start + start, end=q.end + start) for q in spelled(piece))
-        qs += tuple(_span_length(m, start) for m in _CLOCK_RANGE.finditer(piece))
+        qs = tuple(q for q in found[bisect_left(starts, start):bisect_left(starts, end)] if q.end <= end)
         structured = output and (piece.startswith(('"', "{")) or (len(piece) <= 80 and _RECORD.search(piece) is not None))
         out.append(Row(index, start, end, piece, qs, key_words(_strip_numbers(piece)),
-                       frozenset(d for _, _, d in dates(piece)), frozenset(c for _, _, c in clocks(piece)), structured, output))
+                       frozenset(d for a, b, d in all_dates if start <= a and b <= end),
+                       frozenset(c for a, b, c in all_clocks if start <= a and b <= end), structured, output))
     return tuple(out)
 
 
-def _span_length(m: re.Match[str], offset: int) -> Quantity:
+def _span_length(m: re.Match[str]) -> Quantity:
     """The length of a clock range ("02:10–02:55" is 45 minutes), as a duration the row states."""
     h1, m1, h2, m2 = (int(g) for g in m.groups())
     minutes = (h2 * 60 + m2 - h1 * 60 - m1) % (24 * 60)
-    return Quantity(minutes * 60.0, "duration", 60.0, False, m.start() + offset, m.end() + offset, m.group(0),
-                    written=float(minutes))
+    return Quantity(minutes * 60.0, "duration", 60.0, False, m.start(), m.end(), m.group(0), written=float(minutes))
 
 
 def _strip_numbers(text: str) -> str:
