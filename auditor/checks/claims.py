@@ -17,7 +17,6 @@ so a message seen by many edges is analysed once.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from ..claims import (
@@ -56,6 +55,7 @@ class ClaimCheck:
         self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
         self._rows: dict[tuple[str, str, str], tuple[Row, ...]] = {}
         self._records: dict[tuple[str, str, str], tuple[frozenset[str], ...]] = {}
+        self._text_ids: dict[tuple[str, str, str], int] = {}
         self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
         self._runs: dict[tuple[str, str], Run] = {}
 
@@ -70,6 +70,7 @@ class ClaimCheck:
         texts: list[EvidenceText] = []
         found_rows: list[Row] = []
         tables: list[tuple[frozenset[str], ...]] = []
+        sources: dict[int, EvidenceText] = {}
         relayed: list[tuple[EvidenceText, Claim]] = []
         for item in edge.upstream:
             if item.tool_call is not None:
@@ -80,19 +81,19 @@ class ClaimCheck:
             for text in self._item_texts(edge.trace_id, item):
                 key = (edge.trace_id, text.event_id, text.field)
                 if key not in self._rows:
-                    self._rows[key] = rows(0, text.text, output=text.field == "result")
+                    self._text_ids[key] = len(self._text_ids)
+                    self._rows[key] = rows(self._text_ids[key], text.text, output=text.field == "result")
                     self._records[key] = records(text.text) if text.field == "result" else ()
                 if self._records[key]:
                     tables.append(self._records[key])
-                index = len(texts)
-                found_rows.extend(r if r.field_index == index else replace(r, field_index=index)
-                                  for r in self._rows[key])
+                sources[self._text_ids[key]] = text
+                found_rows.extend(self._rows[key])
                 texts.append(text)
                 if item.kind == "message":
                     relayed.extend((text, c) for c in self._message_claims(edge.trace_id, item.event_id, text.text)
                                    if c.kind in ("result", "execution"))
         return Evidence(edge.source, tuple(runs), tuple(texts), tuple(found_rows), tuple(relayed), edge.capture,
-                        tuple(tables))
+                        tuple(tables), sources)
 
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""

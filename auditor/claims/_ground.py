@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from ..edges import Quote
 from ..trace import ObservationCapture, ToolCall
@@ -57,6 +58,7 @@ class Evidence:
     relayed: tuple[tuple[EvidenceText, Claim], ...]
     capture: ObservationCapture = "complete"
     tables: tuple[tuple[frozenset[str], ...], ...] = ()
+    sources: Mapping[int, EvidenceText] = field(default_factory=dict)
 
 
 def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:
@@ -107,7 +109,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         found = ground_number(claim, evidence.rows, evidence.tables)
         if found.row is None:
             return Grounding(found.verdict, found.reason)
-        text = evidence.texts[found.row.field_index]
+        text = evidence.sources[found.row.field_index]
         start, end = found.span or (found.row.start, found.row.end)
         return Grounding(found.verdict, f"{found.reason} in {text.event_id} ({text.field})", _ref(text, start, end))
     return _ground_literal(claim, evidence)

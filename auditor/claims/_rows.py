@@ -69,7 +69,7 @@ def strong(word: str) -> bool:
 
 
 def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
-    """The rows of one evidence text (``index`` names the text in the edge's evidence).
+    """The rows of one evidence text (``index`` names the text: ``Evidence.sources[index]``).
     ``output`` says it is tool output, whose short lines are records (``key: value``, a table
     row), not prose."""
     spans: list[tuple[int, int]] = []
