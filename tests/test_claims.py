@@ -215,6 +215,13 @@ def test_derived_numbers_are_grounded_with_their_operands(check: CheckFn) -> Non
     assert derived and derived[0].verdict == "grounded" and "780" in derived[0].summary, derived
 
 
+def test_a_two_step_computation_on_the_sentences_own_numbers_is_derived(check: CheckFn) -> None:
+    upstream = [{"tool": "invoices", "command": "", "result": '{"billed": 22.90, "contract": 21.50, "boxes": 40}',
+                 "status": "ok"}]
+    got = _verdicts(check, upstream, "Billed at £22.90 a box against £21.50 contract, 40 boxes, so £56.00 overcharged.")
+    assert ("£56.00", "grounded") in got, got
+
+
 def test_a_miscomputed_total_is_contradicted(check: CheckFn) -> None:
     upstream = [{"tool": "spend", "command": "", "result": '{"aws": 2180000, "deloitte": 1400000, "hays": 990000}',
                  "status": "ok"}]

@@ -129,7 +129,8 @@ _LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes to|"
                        r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
-                       r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left)\b|\d\s*x\b",
+                       r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
+                       r"shortfall|surplus|saving|savings)\b|\d\s*x\b",
                        re.IGNORECASE)
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")

@@ -166,7 +166,9 @@ def _columns(rows: Sequence[Row]) -> list[list[Quantity]]:
 
 def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
            columns: Sequence[Sequence[Quantity]], computed: bool) -> str | None:
-    """A description of simple arithmetic on visible numbers that gives ``claim``, if any. Only a
+    """A description of simple arithmetic on visible numbers that gives ``claim``, if any (one
+    operation on two numbers, a sum or mean of a list or column, or (a ± b) × c on the sentence's
+    own visible numbers: "£22.90 against £21.50, 40 boxes, so £56.00 overcharged"). Only a
     percentage, a ratio, or a number whose sentence says it is computed ("in total", "=",
     "average", "per night", a signed difference) is looked for. The handoff's own numbers in the
     same sentence count as operands only when the evidence states them."""
@@ -184,6 +186,10 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
                 return f"sum of {', '.join(o.text for o in same)} = {total:g}"
             if _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
+    for a, b, c in itertools.permutations(visible, 3) if computed else ():
+        for value, how in ((a.value - b.value) * c.value, "-"), ((a.value + b.value) * c.value, "+"):
+            if _close(claim, value):
+                return f"({a.text} {how} {b.text}) × {c.text} = {value:g}"
     place = {id(q): i for i, q in enumerate(stated)}
     for a, b in itertools.permutations(pool, 2):
         if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
