@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ..nlp import (
@@ -58,15 +58,17 @@ _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
-_UPPER = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped|limit|"
-                    r"within|less than|fewer than|until|no later than|before)\b")
-_LOWER = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|or later|or more|no earlier than|after)\b")
+_UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
+                          r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d")
+_LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
+                          r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
 _GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
 _GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
-_GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to)\b")
+_GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
+_GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
@@ -83,60 +85,98 @@ _EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|
 class Reading:
     verdict: Verdict
     why: str
+    cued: bool = False
+    """The clause holds a cue, an imperative or a negation: it states a rule, not a fact."""
+    units: tuple[int, ...] = ()
+    """Which of the units read (by position) the verdict rests on."""
+    conflict: bool = False
+    """needs_semantic because the clause contradicts itself or the constraint in a way the pass cannot
+    resolve (a polarity about another action), not merely for lack of information."""
 
 
-def read_unit(c: Directive, upstream: str, words: str, spans: Sequence[tuple[int, int]], hit: tuple[Key, ...],
-              parsed: Sequence[tuple[int, Directive]]) -> Reading:
-    """Read the aligned unit ``words`` (``spans``: its clauses, ``parsed``: each directive of it
-    with the offset of its cue in ``words``) against constraint ``c`` quoted as ``upstream``."""
-    words = _FENCED.sub(lambda m: " " * len(m.group(0)), words)
-    whole = words.lower()
+@dataclass(frozen=True)
+class Unit:
+    """One aligned stretch of the handoff: its text, its clauses (offsets into it), the
+    constraint's keys it carries, and its parsed directives with their cue offsets."""
+
+    words: str
+    spans: Sequence[tuple[int, int]]
+    hit: tuple[Key, ...]
+    parsed: Sequence[tuple[int, Directive]]
+
+
+def read_units(c: Directive, upstream: str, units: Sequence[Unit]) -> Reading:
+    """Read every aligned unit's clauses against constraint ``c`` (from sentence ``upstream``)
+    and combine them: a decisive unit-level reading (a bound passed, an excluded alternative
+    allowed) wins; otherwise cued clauses speak for the rule, plain statements only when nothing
+    else does, and the clauses must agree."""
+    readings: list[tuple[str, Reading]] = []
+    for n, unit in enumerate(units):
+        before = len(readings)
+        decided = _read_unit(c, upstream, unit, readings)
+        if decided is not None:
+            return replace(decided, units=(n,))
+        readings[before:] = [(t, replace(r, units=(n,))) for t, r in readings[before:]]
+    if not readings:
+        return Reading("needs_semantic", "no single clause carries it; needs the semantic grader")
+    decisive = [(t, r) for t, r in readings if r.verdict != "needs_semantic" or r.conflict]
+    cued = [(t, r) for t, r in decisive if r.cued]
+    chosen = cued or decisive or readings
+    verdicts = {r.verdict for _, r in chosen}
+    used = tuple(sorted({n for _, r in chosen for n in r.units}))
+    if len(verdicts) > 1:
+        said = "; ".join(f"{r.verdict} ({t.strip()[:40]!r})" for t, r in chosen)
+        return Reading("needs_semantic", f"the handoff's clauses disagree: {said}", units=used)
+    return replace(chosen[0][1], units=used)
+
+
+def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]]) -> Reading | None:
+    """Append the unit's clause readings; return a reading that decides on its own, if any."""
+    words = _FENCED.sub(lambda m: " " * len(m.group(0)), unit.words)
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
-    allowed = bool(_OK.search(whole)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(whole))
-    if allowed and ((_UPPER.search(low_up) and _PAST_UPPER.search(whole))
-                    or (_LOWER.search(low_up) and _PAST_LOWER.search(whole))):
-        return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     excluded = _excluded(low_up) if c.polarity == "obligation" else ()
-    readings: list[tuple[str, Reading]] = []
     total = sum(k.weight for k in c.keys) or 1.0
-    for start, end in spans:
+    numbers = [k for k in c.keys if k.kind == "number" and not k.aside]
+    for start, end in unit.spans:
         text = words[start:end]
         if "```" in text or text.lstrip().startswith("|"):
             continue  # code and tables state values, not strength: no reading
         forms = text_forms(text)
-        found = [k for k in hit if forms.has(k)]
+        found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
+        names_excluded = bool(excluded) and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded)
         if excluded and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded) and not _negated(low) \
                 and not _KEEPS_OUT.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or _OK.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
-        if _PLAN.match(text.lower()):
+        if _PLAN.match(_IF_ABLE.sub(" ", low)):
             continue  # "let's fetch the labels...", "I will ...": a plan, not a rule restated
+        allowed = bool(_OK.search(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))
+        if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(low))
+                        or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(low))):
+            return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound "
+                                       f"({text.strip()[:80]!r})")
+        if numbers and not all(n in found for n in numbers):
+            continue  # "the cap is 6 months" is not about the constraint's 12 months
         if len(found) >= 2 or any(k.strong or k.kind == "action" for k in found):
             reach = max(key_positions(text, found), default=len(text))
-            inside = [d for at, d in parsed if start <= at < end and (at - start <= reach or _trailing(
-                text.lower(), at - start))]
-            reading = read_clause(c, upstream, text, inside, up, reach)
+            inside = [d for at, d in unit.parsed if start <= at < end and (at - start <= reach or _trailing(
+                low, at - start))]
+            reading = replace(read_clause(c, upstream, text, inside, up, reach, names_excluded),
+                              cued=bool(inside) or _cued(text))
             share = sum(k.weight for k in found) / total
             if reading.verdict == "inverted" and share < INVERT_SHARE:
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
-            if reading.verdict == "kept" and not inside and not _cued(text) \
-                    and share < STATEMENT_SHARE:
+            if reading.verdict == "kept" and not inside and not _cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
             readings.append((text, reading))
-    if not readings:
-        return Reading("needs_semantic", "no single clause carries it; needs the semantic grader")
-    verdicts = {r.verdict for _, r in readings}
-    if len(verdicts) > 1:
-        said = "; ".join(f"{r.verdict} ({t.strip()[:40]!r})" for t, r in readings)
-        return Reading("needs_semantic", f"the handoff's clauses disagree: {said}")
-    return readings[0][1]
+    return None
 
 
 def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Directive], up: str,
-                reach: int) -> Reading:
+                reach: int, names_excluded: bool = False) -> Reading:
     """One clause's reading of the constraint: kept, softened, inverted, fulfilled, or unsure.
     A negation or hedge counts only before ``reach``, the last of the constraint's keys in the
     clause: "keep the voice playful, never sarcastic" does not negate "playful"."""
@@ -183,16 +223,20 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         permission, polarity = [], "prohibition"
     elif permission:
         strength = Strength.PERMITTED
-    if c.restrictive and negated and _COMPLEMENT.search(low):
-        polarity = "obligation"
+    if (c.restrictive and negated and _COMPLEMENT.search(low)) or (negated and names_excluded):
+        polarity = "obligation"  # "don't write any other field", "no gymnastics centers": the restriction kept
     if c.polarity == "prohibition" and _GATE_UP.search(upstream.lower()) and _GATE_DOWN.search(low):
         polarity = "prohibition" if relation != "antonym" else "obligation"
     if relation == "antonym":
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
     if polarity != c.polarity:
-        if not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
-            return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}")
+        if _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low):
+            polarity = c.polarity  # "needs approval first" = "don't post until approved"
+        elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
+            return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}",
+                           conflict=relation != "none")
+    if polarity != c.polarity:
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
         return Reading("inverted", f"inverted: {up} -> {said}")

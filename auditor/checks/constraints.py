@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..edges import Edge, KeyedText, Quote, event_texts
 from ..errors import ConfigError
@@ -51,7 +51,7 @@ from ..nlp import (
     squash,
     text_forms,
 )
-from ._carrier import Reading, read_unit, unit_clauses
+from ._carrier import Reading, Unit, read_units, unit_clauses
 from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
@@ -119,9 +119,8 @@ class ConstraintCheck:
             constraints = self.constraints(edge)
             units = self._handoff_units(edge) if constraints else ()
             for constraint in constraints:
-                best = _best(constraint.directive.keys, units)
-                if best is not None:
-                    needed.update(((s.text_key, s.index), s) for s in best[0].sentences)
+                for unit, _, _ in _aligned(constraint.directive.keys, units):
+                    needed.update(((s.text_key, s.index), s) for s in unit.sentences)
         self.analyzer.directives(list(needed.values()), self.min_strength)
 
     def constraints(self, edge: Edge) -> list[Constraint]:
@@ -133,13 +132,12 @@ class ConstraintCheck:
                 strong = [d for d in directives if _is_constraint(d, self.min_strength, sentence.text)]
                 if any(d.keys for d in strong):  # "...; this is mandatory" restates a sibling, not a new rule
                     strong = [d for d in strong if d.keys]
-                several = len(directives) > 1
                 for directive in strong:
                     identity = (squash(sentence.text), directive.cue.lower(), directive.action)
                     if identity in seen:
                         continue
                     seen.add(identity)
-                    found.append(Constraint(_quote(text, sentence, directive if several else None),
+                    found.append(Constraint(_quote(text, sentence, directive),
                                             directive, author, sentence.text))
         return found
 
@@ -192,8 +190,11 @@ class ConstraintCheck:
         if key not in self._units:
             texts = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
             units: list[_Unit] = []
+            observed = _observed(edge)
             for text in texts:
-                sentences = self.analyzer.sentences(text.key, text.text)
+                if observed and text.field == "content":
+                    text = replace(text, text=_blank(text.text, observed))
+                sentences = self.analyzer.sentences(text.key + "#own" if observed else text.key, text.text)
                 for s in sentences:
                     units.append(_Unit(text, (s,), s.start, s.end, text_forms(s.text)))
                 for a, b in zip(sentences, sentences[1:], strict=False):
@@ -225,30 +226,35 @@ class ConstraintCheck:
         }
         mentions = tuple(dict.fromkeys(u.quote() for u in units if len(u.sentences) == 1 and any(
             u.forms.has(k) for k in keys if k.strong or k.kind == "noun")))
-        best = _best(keys, units) if _specific(keys) else None
-        if best is None and constraint.quote.event_id in edge.receiver_saw:
+        aligned = _aligned(keys, units) if _specific(keys) else []
+        if not aligned and constraint.quote.event_id in edge.receiver_saw:
             return None
         if not _specific(keys):
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "nothing specific to match deterministically; needs the semantic grader",
                            constraint.quote, (), mentions, details)
-        if best is not None:
-            unit, share, hit = best
+        if aligned:
+            share, hit = aligned[0][1], aligned[0][2]
             details.update({"alignment": round(share, 2), "matched": [k.text for k in hit]})
-            if unit.code:
+            prose = [(u, h) for u, _, h in aligned if not u.code]
+            quotes = tuple(dict.fromkeys(u.quote() for u, _, _ in aligned))
+            if not prose:
                 return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                                "restated in a code block; needs the semantic grader", constraint.quote,
-                               (unit.quote(),), mentions, details)
-            parsed = [(s, d) for s, ds in zip(unit.sentences, self.analyzer.directives(
-                list(unit.sentences), self.min_strength), strict=True) for d in ds]
-            reading = _compare(c, constraint.sentence, unit, hit, parsed)
+                               quotes, mentions, details)
+            sentences = [s for u, _ in prose for s in u.sentences]
+            parsed = dict(zip(((s.text_key, s.index) for s in sentences),
+                              self.analyzer.directives(sentences, self.min_strength), strict=True))
+            reading = _reading(c, constraint.sentence, prose, parsed)
             verdict, why = reading.verdict, reading.why
+            if reading.units:
+                quotes = tuple(prose[n][0].quote() for n in reading.units)
             status: Status = "unmeasured" if verdict == "needs_semantic" else "pass" if verdict in (
                 "kept", "fulfilled") else "fail"
             if verdict == "softened" and constraint.quote.event_id in edge.receiver_saw:
                 status = self.dropped_if_receiver_saw
-            return Finding(NAME, edge.id, verdict, status, why, constraint.quote, (unit.quote(),),
-                           tuple(m for m in mentions if m != unit.quote()), details)
+            return Finding(NAME, edge.id, verdict, status, why, constraint.quote, quotes,
+                           tuple(m for m in mentions if m not in quotes), details)
         whole = text_forms(edge.message.content + " " + " ".join(u.words for u in units if u.text.field != "content"))
         share, hit = coverage(keys, whole)
         details["alignment"] = round(share, 2)
@@ -281,9 +287,8 @@ def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
     return item is not None and _PASS_ON.search(item.text.lower()) is not None
 
 
-def _quote(text: KeyedText, sentence: Sentence, directive: Directive | None) -> Quote:
-    if directive is None:
-        return Quote(text.event_id, text.field, sentence.start, sentence.end, sentence.text)
+def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:
+    """The directive's own clause of the sentence, trimmed of a trailing conjunction."""
     start, end = directive.scope
     piece = re.sub(r"[\s,;:]+(?:and|but|or|so)?[\s,;:]*$", "", sentence.text[start:end])
     lead = len(piece) - len(piece.lstrip(" ,;:-\u2014"))
@@ -343,6 +348,22 @@ def _looks_imperative(masked: str) -> bool:
     return False
 
 
+def _observed(edge: Edge) -> tuple[str, ...]:
+    """Transcripts of the source's own observation that its message carries (a browser's page
+    text): evidence, not the source's words, so never a restatement of a constraint."""
+    return tuple(item.text for item in edge.upstream if item.tool_call is not None
+                 and item.tool_call.recorded_as == "observation" and item.tool_call.agent == edge.source
+                 and len(item.text) > 40 and item.text in edge.message.content)
+
+
+def _blank(text: str, pieces: tuple[str, ...]) -> str:
+    for piece in pieces:
+        at = text.find(piece)
+        if at != -1:
+            text = text[:at] + re.sub(r"\S", " ", piece) + text[at + len(piece):]
+    return text
+
+
 def _may_align(sentence: frozenset[str], handoff: frozenset[str]) -> bool:
     """Whether a sentence could align with a handoff at all: it shares a number, or two content
     words making up a fair share (``MAY_ALIGN``) of its own (alignment needs ``ALIGN`` of its keys)."""
@@ -356,38 +377,35 @@ def _specific(keys: tuple[Key, ...]) -> bool:
     return any(k.strong for k in keys) or sum(k.weight for k in keys if k.kind in ("noun", "action")) >= 2
 
 
-def _best(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> tuple[_Unit, float, tuple[Key, ...]] | None:
-    """The unit carrying the largest share of the keys, if it is aligned: at least ``ALIGN``,
-    two keys or a strong one, and every number and identifier (outside brackets). An aligned
-    structured constraint comes first."""
-    structured = [u for u in units if u.text.field.startswith("structured.")]
-    if structured and units != tuple(structured):
-        found = _best(keys, tuple(structured))
-        if found is not None:
+def _aligned(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> list[tuple[_Unit, float, tuple[Key, ...]]]:
+    """The units a constraint aligns with, best first: every sentence (or code block) holding at
+    least ``ALIGN`` of its key weight, two keys or a strong one, and every number and identifier
+    outside brackets; failing any, the best such pair of adjacent sentences. Aligned structured
+    ``constraints`` items come first and alone."""
+    structured = tuple(u for u in units if u.text.field.startswith("structured."))
+    if structured and len(structured) < len(units):
+        found = _aligned(keys, structured)
+        if found:
             return found
         units = tuple(u for u in units if u not in structured)
-    best: tuple[_Unit, float, tuple[Key, ...]] | None = None
-    numbers = [k for k in keys if k.kind == "number" and not k.aside]
+    exact = [k for k in keys if k.kind in ("number", "code") and not k.aside]
+    scored = []
     for unit in units:
         share, hit = coverage(keys, unit.forms)
-        if best is None or share > best[1] + (0.15 if len(unit.sentences) > 1 else 0.0):
-            best = (unit, share, hit)
-    if best is None:
-        return None
-    _, share, hit = best
-    enough = len(hit) >= 2 or any(k.strong for k in hit)
-    exact = [k for k in keys if k.kind == "code" and not k.aside]
-    if share < ALIGN or not enough or not all(n in hit for n in numbers + exact):
-        return None
-    return best
+        if share >= ALIGN and (len(hit) >= 2 or any(k.strong for k in hit)) and all(k in hit for k in exact):
+            scored.append((unit, share, hit))
+    singles = [x for x in scored if len(x[0].sentences) <= 1]
+    chosen = singles or ([max(scored, key=lambda x: x[1])] if scored else [])
+    return sorted(chosen, key=lambda x: -x[1])
 
 
-def _compare(c: Directive, upstream: str, unit: _Unit, hit: tuple[Key, ...],
-             parsed: list[tuple[Sentence, Directive]]) -> Reading:
-    """Read the aligned unit's clauses (``_carrier``) against the constraint."""
-    spans = unit_clauses(unit.words)
-    cues = [(s.start + d.cue_at - unit.start, d) for s, d in parsed]
-    return read_unit(c, upstream, unit.words, spans, hit, cues)
+def _reading(c: Directive, sentence: str, aligned: list[tuple[_Unit, tuple[Key, ...]]],
+             parsed: dict[tuple[str, int], tuple[Directive, ...]]) -> Reading:
+    """Read the aligned units' clauses (``_carrier``) against the constraint."""
+    units = [Unit(u.words, unit_clauses(u.words), hit,
+                  [(s.start + d.cue_at - u.start, d) for s in u.sentences for d in parsed[(s.text_key, s.index)]])
+             for u, hit in aligned]
+    return read_units(c, sentence, units)
 
 
 @register_check(NAME)

@@ -260,7 +260,7 @@ def is_light(lemma: str) -> bool:
     return lemma in _LIGHT
 
 
-_CLAUSE_BREAK = re.compile(r"\s*(?:;|:|\u2014|\u2013| - |\(|\)|,\s*(?:but|so|and|though|although|while|whereas|"
+_CLAUSE_BREAK = re.compile(r"\s*(?:;|:(?!\d)|\u2014|\u2013| - |\(|\)|,\s*(?:but|so|and|though|although|while|whereas|"
                            r"which|because|since)\b|\bbut\b|\bso\b)\s*")
 
 

@@ -153,7 +153,7 @@ def _first_clause_start(low: str, cue_start: int) -> int:
     return breaks[-1] if breaks else 0
 
 
-_CLAUSE_OPEN = re.compile(r"[;:\u2014\u2013]\s*|\s-\s")
+_CLAUSE_OPEN = re.compile(r"(?:;|:(?!\d)|[\u2014\u2013])\s*|\s-\s")
 
 
 def _imperative_verbs(doc: Any, low: str) -> list[Any]:

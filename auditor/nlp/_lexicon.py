@@ -94,7 +94,8 @@ VERB_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
     (frozenset(pos.split()), frozenset(neg.split()))
     for pos, neg in (
         ("change modify alter edit rename rewrite touch update break refactor replace redesign reorder tweak "
-         "adjust amend bump upgrade", "keep preserve retain maintain leave freeze stay remain"),
+         "adjust amend bump upgrade convert round reformat transform normalise normalize",
+         "keep preserve retain maintain leave freeze stay remain"),
         ("remove delete drop purge erase destroy truncate wipe discard deprecate", "keep retain preserve"),
         ("share disclose reveal expose leak publish", "withhold hide redact mask conceal"),
         ("include add mention cite list attach state contain put", "omit exclude skip drop leave strip"),
