@@ -52,6 +52,7 @@ from ..nlp import (
     text_forms,
 )
 from ._carrier import Reading, Unit, read_units, unit_clauses
+from ._constraint_sources import is_constraint, looks_imperative
 from ._finding import Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
@@ -129,7 +130,7 @@ class ConstraintCheck:
         for text, author, candidates in self._sources(edge):
             for sentence, directives in zip(candidates, self.analyzer.directives(candidates, Strength.NONE),
                                             strict=True):
-                strong = [d for d in directives if _is_constraint(d, self.min_strength, sentence.text)]
+                strong = [d for d in directives if is_constraint(d, self.min_strength, sentence.text)]
                 if any(d.keys for d in strong):  # "...; this is mandatory" restates a sibling, not a new rule
                     strong = [d for d in strong if d.keys]
                 for directive in strong:
@@ -181,7 +182,7 @@ class ConstraintCheck:
             sentences = self.analyzer.sentences(text.key, text.text)
             chosen = {s.index for s in self.analyzer.candidates(sentences, self.min_strength)}
             self._candidate_cache[text.key] = [s for s in sentences if s.index in chosen
-                                               or _looks_imperative(s.masked)]
+                                               or looks_imperative(s.masked)]
         return self._candidate_cache[text.key]
 
     def _handoff_units(self, edge: Edge) -> tuple[_Unit, ...]:
@@ -295,57 +296,6 @@ def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:
     piece = piece.strip(" ,;:-\u2014")
     return Quote(text.event_id, text.field, sentence.start + start + lead, sentence.start + start + lead + len(piece),
                  piece)
-
-
-_RESTRICTION = re.compile(r"\b(?:only|not|never|no|before|after|until|first|at least|at most|under|over|within|"
-                         r"exactly|without|instead of|rather than|unless|except)\b|n't\b")
-_PARAMETER = re.compile(r"\b(?:on|by|at|to|before|after|until|within|under|over|of)\s+[$\u20ac\u00a3]?\d")
-_MEANS_VERBS = frozenset({"use", "keep", "stay", "set", "pin", "limit", "cap", "restrict", "exclude", "avoid", "hold",
-                          "leave", "route", "send", "target"})
-
-
-def _is_constraint(d: Directive, min_strength: Strength, sentence: str) -> bool:
-    """A directive at the check's strength that orders something specific. A bare imperative
-    is the task itself ("Implement retries in X") unless it restricts how: a negation, "only",
-    a bound or an order in time, a number, or a verb that chooses the means ("use", "keep", "set")."""
-    if d.epistemic or d.strength < min_strength:
-        return False
-    if d.has_explicit_cue:
-        return True
-    scope = sentence[d.scope[0]:d.scope[1]].lower()
-    nouns = sum(1 for k in d.keys if k.kind in ("noun", "name", "code"))
-    restricted = _RESTRICTION.search(scope) is not None
-    if any(k.strong for k in d.keys):
-        return d.action in _MEANS_VERBS or restricted or _PARAMETER.search(scope) is not None
-    return restricted and nouns >= 2
-
-
-_IMPERATIVE_LEAD = ("please ", "also ", "then ", "first ", "just ", "and ", "finally ")
-
-
-_NOT_VERBS = frozenset({"the", "a", "an", "i", "we", "you", "it", "this", "that", "they", "he", "she", "there",
-                        "here", "our", "my", "your", "if", "when", "for", "is", "are", "was", "were", "let"})
-
-
-_DIGIT = re.compile(r"\d")
-
-
-def _looks_imperative(masked: str) -> bool:
-    """A cheap prefilter: the sentence, or a clause after a semicolon, colon or dash, opens with
-    a word that may be a bare verb (the parse decides), and the sentence has what an imperative
-    constraint needs (``_is_constraint``): a restriction, a number or an identifier."""
-    low = masked.lower()
-    if not (_RESTRICTION.search(low) or _DIGIT.search(low) or "Xx" in masked):
-        return False
-    for piece in re.split(r"[;:\u2014\u2013]|\s-\s", low):
-        low = piece.lstrip()
-        for lead in _IMPERATIVE_LEAD:
-            if low.startswith(lead):
-                low = low[len(lead):]
-        word = re.sub(r"^[^a-z]+|[^a-z]+$", "", low.split(" ", 1)[0])
-        if word.isalpha() and word not in _NOT_VERBS:
-            return True
-    return False
 
 
 def _observed(edge: Edge) -> tuple[str, ...]:
