@@ -105,7 +105,7 @@ class Unit:
     parsed: Sequence[tuple[int, Directive]]
 
 
-def read_units(c: Directive, upstream: str, units: Sequence[Unit]) -> Reading:
+def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool = True) -> Reading:
     """Read every aligned unit's clauses against constraint ``c`` (from sentence ``upstream``)
     and combine them: a decisive unit-level reading (a bound passed, an excluded alternative
     allowed) wins; otherwise cued clauses speak for the rule, plain statements only when nothing
@@ -113,7 +113,7 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit]) -> Reading:
     readings: list[tuple[str, Reading]] = []
     for n, unit in enumerate(units):
         before = len(readings)
-        decided = _read_unit(c, upstream, unit, readings)
+        decided = _read_unit(c, upstream, unit, readings, numbers)
         if decided is not None:
             return replace(decided, units=(n,))
         readings[before:] = [(t, replace(r, units=(n,))) for t, r in readings[before:]]
@@ -130,14 +130,16 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit]) -> Reading:
     return replace(chosen[0][1], units=used)
 
 
-def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]]) -> Reading | None:
-    """Append the unit's clause readings; return a reading that decides on its own, if any."""
+def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
+               numbers_needed: bool) -> Reading | None:
+    """Append the unit's clause readings; return a reading that decides on its own, if any.
+    A clause is read only if it carries every number of the constraint (``numbers_needed``)."""
     words = _FENCED.sub(lambda m: " " * len(m.group(0)), unit.words)
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     excluded = _excluded(low_up) if c.polarity == "obligation" else ()
     total = sum(k.weight for k in c.keys) or 1.0
-    numbers = [k for k in c.keys if k.kind == "number" and not k.aside]
+    numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
     for start, end in unit.spans:
         text = words[start:end]
         if "```" in text or text.lstrip().startswith("|"):

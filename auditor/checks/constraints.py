@@ -63,6 +63,8 @@ ALIGN = 0.4
 #: Least share of a sentence's content words a handoff must share for the sentence to be parsed,
 #: when the receiver saw it (a cheap necessary condition of alignment).
 MAY_ALIGN = 0.25
+#: Least share of a bounded constraint's other keys a sentence must carry to restate it without its bound.
+LOOSE = 0.6
 #: Most weighted share of a constraint's keys a whole handoff may hold for ``dropped``.
 DROP = 0.25
 
@@ -257,6 +259,20 @@ class ConstraintCheck:
             return Finding(NAME, edge.id, verdict, status, why, constraint.quote, quotes,
                            tuple(m for m in mentions if m not in quotes), details)
         whole = text_forms(edge.message.content + " " + " ".join(u.words for u in units if u.text.field != "content"))
+        loose = _bound_lost(keys, units, constraint.sentence, whole)
+        if loose:
+            sentences = [s for u, _ in loose for s in u.sentences]
+            parsed = dict(zip(((s.text_key, s.index) for s in sentences),
+                              self.analyzer.directives(sentences, self.min_strength), strict=True))
+            reading = _reading(c, constraint.sentence, loose, parsed, numbers=False)
+            if reading.verdict in ("kept", "softened"):
+                quotes = tuple(loose[n][0].quote() for n in reading.units) or (loose[0][0].quote(),)
+                bound = ", ".join(k.text for k in keys if k.kind == "number")
+                details["matched"] = [k.text for k in loose[0][1]]
+                status = self.dropped_if_receiver_saw if constraint.quote.event_id in edge.receiver_saw else "fail"
+                return Finding(NAME, edge.id, "softened", status,
+                               f"softened: the handoff keeps the rule but drops its bound ({bound})",
+                               constraint.quote, quotes, tuple(m for m in mentions if m not in quotes), details)
         share, hit = coverage(keys, whole)
         details["alignment"] = round(share, 2)
         if any(k.strong for k in hit) or share >= DROP or not any(k.strong for k in keys):
@@ -350,12 +366,36 @@ def _aligned(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> list[tuple[_Uni
 
 
 def _reading(c: Directive, sentence: str, aligned: list[tuple[_Unit, tuple[Key, ...]]],
-             parsed: dict[tuple[str, int], tuple[Directive, ...]]) -> Reading:
+             parsed: dict[tuple[str, int], tuple[Directive, ...]], numbers: bool = True) -> Reading:
     """Read the aligned units' clauses (``_carrier``) against the constraint."""
     units = [Unit(u.words, unit_clauses(u.words), hit,
                   [(s.start + d.cue_at - u.start, d) for s in u.sentences for d in parsed[(s.text_key, s.index)]])
              for u, hit in aligned]
-    return read_units(c, sentence, units)
+    return read_units(c, sentence, units, numbers)
+
+
+_BOUND = re.compile(r"\b(?:at least|at most|within|under|over|no more than|no less than|max(?:imum)?|min(?:imum)?|"
+                    r"up to|less than|more than|fewer than|exceed|below|above|capped at|limit)\b")
+
+
+def _bound_lost(keys: tuple[Key, ...], units: tuple[_Unit, ...], sentence: str,
+                whole: Forms) -> list[tuple[_Unit, tuple[Key, ...]]]:
+    """Sentences that restate a bounded constraint without its bound: they carry at least
+    ``LOOSE`` of its other keys (the action among them), while its number appears nowhere in
+    the handoff ("keep the old cluster around for a few days" for "for at least 7 days")."""
+    numbers = [k for k in keys if k.kind == "number" and not k.aside]
+    if not numbers or not _BOUND.search(sentence.lower()) or any(whole.has(k) for k in numbers):
+        return []
+    rest = tuple(k for k in keys if k.kind != "number")
+    actions = [k for k in rest if k.kind == "action"]
+    out = []
+    for unit in units:
+        if unit.code or len(unit.sentences) != 1:
+            continue
+        share, hit = coverage(rest, unit.forms)
+        if share >= LOOSE and len(hit) >= 2 and all(a in hit for a in actions):
+            out.append((unit, share, hit))
+    return [(u, h) for u, _, h in sorted(out, key=lambda x: -x[1])]
 
 
 @register_check(NAME)
