@@ -52,13 +52,14 @@ WAIVERS = frozenset({"not required to", "is not required", "are not required", "
                      "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
                      "optional", "optionally", "up to you", "at your discretion"})
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_OK = re.compile(r"\b(?:is|are|'s) (?:ok|okay|fine|acceptable)\b")
+_OK = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
 _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
+                          r"more than|over|above|cap of|"
                           r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d")
 _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
@@ -137,6 +138,12 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     words = _FENCED.sub(lambda m: " " * len(m.group(0)), unit.words)
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
+    plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
+    allowed = any(_OK.search(t) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(t)) for t in plain)
+    whole = " ".join(plain)
+    if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(whole))
+                    or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(whole))):
+        return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     excluded = _excluded(low_up) if c.polarity == "obligation" else ()
     total = sum(k.weight for k in c.keys) or 1.0
     numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
@@ -155,11 +162,6 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
         if _PLAN.match(_IF_ABLE.sub(" ", low)):
             continue  # "let's fetch the labels...", "I will ...": a plan, not a rule restated
-        allowed = bool(_OK.search(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))
-        if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(low))
-                        or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(low))):
-            return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound "
-                                       f"({text.strip()[:80]!r})")
         if numbers and not all(n in found for n in numbers):
             continue  # "the cap is 6 months" is not about the constraint's 12 months
         if len(found) >= 2 or any(k.strong or k.kind == "action" for k in found):
@@ -233,7 +235,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
     if polarity != c.polarity:
-        if _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low):
+        if _complementary(upstream.lower(), low):
+            polarity = c.polarity  # "never land after 22:00" = "land before 22:00"
+        elif _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low):
             polarity = c.polarity  # "needs approval first" = "don't post until approved"
         elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
             return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}",
@@ -318,6 +322,24 @@ def _done(action: str | None, low: str) -> bool:
     """The clause opens with the action in the past tense: "Refunded the duplicate charge"."""
     m = _DONE.match(low)
     return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
+
+
+_DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
+               ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
+
+
+def _complementary(low_up: str, low: str) -> bool:
+    """The two sides bound the same number from opposite directions: "never after 22:00" and
+    "before 22:00" say the same thing with opposite polarity."""
+    shared = {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low_up)} & {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low)}
+    if not shared:
+        return False
+    for a, b in _DIRECTIONS:
+        for x, y in ((a, b), (b, a)):
+            if any(re.search(rf"\b{x}\s+{re.escape(n)}", low_up) and re.search(rf"\b{y}\s+{re.escape(n)}", low)
+                   for n in shared):
+                return True
+    return False
 
 
 def _negation_governs(action: str | None, low: str) -> bool:

@@ -294,11 +294,11 @@ _PASS_ON = re.compile(r"\b(?:whoever (?:picks|takes|works)|pass (?:this|it|that|
 
 def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
     """Whether a constraint is evidently meant for the receiver, so that leaving it out is a drop
-    and not work the source did itself: it names the receiver ("Layout must only use ..."), or
-    its message asks for it to be passed on ("whoever picks it up", "when you hand it over")."""
+    and not work the source did itself: its subject is the receiver ("Layout must only use ..."),
+    or its message asks for it to be passed on ("whoever picks it up", "when you hand it over")."""
     names = {w for w in re.findall(r"[a-z]{3,}", edge.destination.lower()) if w not in {"agent", "bot", "the"}}
-    words = set(re.findall(r"[a-z]{3,}", constraint.quote.text.lower()))
-    if names & words:
+    subject = constraint.quote.text.lower()[:max(0, constraint.directive.cue_at - constraint.directive.scope[0])]
+    if names and names <= set(re.findall(r"[a-z]{3,}", subject)):
         return True
     item = next((i for i in edge.upstream if i.event_id == constraint.quote.event_id), None)
     return item is not None and _PASS_ON.search(item.text.lower()) is not None

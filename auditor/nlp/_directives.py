@@ -146,6 +146,21 @@ def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
 _STRONG_BREAK = re.compile(r"[;:]\s|\s[\u2014\u2013-]\s|,\s*(?:but|so)\s|\sbut\s")
 
 
+_BOUND_CUES = frozenset({"at least", "at most", "no more than", "no fewer than", "no less than", "not more than",
+                         "not less than", "up to", "capped at", "limited to", "no later than", "no earlier than"})
+
+
+def _absorb_bounds(cues: list[_Cue], low: str) -> list[_Cue]:
+    """A bound after another cue of the same clause qualifies that directive ("Keep the
+    snapshots for at least 30 days"): it opens no directive of its own."""
+    out: list[_Cue] = []
+    for cue in cues:
+        if out and cue.text in _BOUND_CUES and not _STRONG_BREAK.search(low, out[-1].end, cue.start):
+            continue
+        out.append(cue)
+    return out
+
+
 def _first_clause_start(low: str, cue_start: int) -> int:
     """Where the first directive's clause begins: after the last strong break before its cue
     ("FYI, customers will get more later, but that's a later phase -- don't build X now")."""
@@ -234,7 +249,7 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
     verbs = {v.idx: v for v in _imperative_verbs(doc, low)}
     opening = [_Cue(idx, idx, "<imperative>", Strength.ABSOLUTE, "obligation") for idx in verbs
                if not any(c.start <= idx <= c.end + 12 for c in cues)]
-    all_cues = sorted(opening + cues, key=lambda c: c.start)
+    all_cues = _absorb_bounds(sorted(opening + cues, key=lambda c: c.start), low)
     cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
     out: list[Directive] = []
     bounds = [_first_clause_start(low, all_cues[0].start) if all_cues else 0] + [
