@@ -277,8 +277,7 @@ def _sentence_pieces(words: str) -> list[tuple[int, int]]:
 
 
 _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am going to|we are going to|"
-                   r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall|should|need to|"
-                   r"must|have to)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
+                   r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"

@@ -1,0 +1,79 @@
+"""Where constraints come from, and when an edge owes nothing: delegation, replies, what the
+receiver saw, and an agent's own observation transcript."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from auditor.checks import CheckFn, Finding
+from auditor.edges import build_edges
+from auditor.trace import Trace
+
+RULE = "You must not change the public API of payments.charge()."
+
+
+def _trace(events: list[dict[str, Any]], agents: list[dict[str, Any]] | None = None, trace_id: str = "t") -> Trace:
+    return Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": trace_id,
+                                 "agents": agents or [{"name": "user", "kind": "human"}], "events": events})
+
+
+def _findings(check: CheckFn, trace: Trace, edge_id: str) -> list[Finding]:
+    (edge,) = [e for e in build_edges(trace).edges if e.id == edge_id]
+    return check(edge)
+
+
+def test_a_delegators_rule_is_judged_but_a_reply_carries_no_rule(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="reply", events=[
+        {"type": "message", "id": "m1", "sender": "planner", "recipients": ["coder"], "content": "Fix the retry bug."},
+        {"type": "message", "id": "m2", "sender": "coder", "recipients": ["planner"], "content": RULE},
+        {"type": "message", "id": "m3", "sender": "planner", "recipients": ["reviewer"],
+         "content": "Review the retry fix in payments."},
+    ])
+    # The coder's message is a reply to the planner who delegated to it: not a source of rules.
+    assert _findings(constraint_check, trace, "reply/m3->reviewer") == []
+    delegated = _trace(trace_id="delegated", events=[
+        {"type": "message", "id": "m1", "sender": "planner", "recipients": ["coder"], "content": RULE},
+        {"type": "message", "id": "m2", "sender": "coder", "recipients": ["reviewer"],
+         "content": "I changed the public API of payments.charge() to take a retry policy."},
+    ])
+    (finding,) = _findings(constraint_check, delegated, "delegated/m2->reviewer")
+    assert finding.upstream is not None and finding.upstream.event_id == "m1"
+
+
+def test_an_edge_back_to_the_rules_issuer_need_not_restate_it(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="issuer", events=[
+        {"type": "message", "id": "m1", "sender": "planner", "recipients": ["coder"], "content": RULE},
+        {"type": "message", "id": "m2", "sender": "coder", "recipients": ["planner"], "content": "Done: retries added."},
+    ])
+    assert _findings(constraint_check, trace, "issuer/m2->planner") == []
+
+
+def test_a_rule_the_receiver_saw_and_the_handoff_leaves_alone_gives_no_finding(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="saw", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": "*", "content": RULE},
+        {"type": "message", "id": "m2", "sender": "coder", "recipients": "*", "content": "Retries are in; tests pass."},
+        {"type": "message", "id": "m3", "sender": "reviewer", "recipients": "*", "content": "Looks good."},
+    ])
+    assert _findings(constraint_check, trace, "saw/m2->reviewer") == []
+    weakened = _trace(trace_id="weakened", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": "*", "content": RULE},
+        {"type": "message", "id": "m2", "sender": "coder", "recipients": "*",
+         "content": "Ideally we should not change the public API of payments.charge()."},
+        {"type": "message", "id": "m3", "sender": "reviewer", "recipients": "*", "content": "Looks good."},
+    ])
+    (finding,) = _findings(constraint_check, weakened, "weakened/m2->reviewer")
+    assert (finding.verdict, finding.status) == ("softened", "warn")  # weakened, though the receiver has the original
+
+
+def test_the_sources_own_observation_transcript_is_not_a_restatement(constraint_check: CheckFn) -> None:
+    page = ("Here is a screenshot of the docs page. The following text is visible: You may change the public API "
+            "of payments.charge() in a major release.")
+    trace = _trace(trace_id="observed", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": ["surfer"], "content": RULE},
+        {"type": "tool_call", "id": "m2.observation", "agent": "surfer", "tool": "web_browser",
+         "result": page, "recorded_as": "observation"},
+        {"type": "message", "id": "m2", "sender": "surfer", "recipients": ["coder"], "content": page},
+    ], agents=[{"name": "user", "kind": "human"}, {"name": "surfer", "capture": "partial"}])
+    findings = _findings(constraint_check, trace, "observed/m2->coder")
+    assert [f.verdict for f in findings] != ["inverted"]
+    assert all(not f.handoff for f in findings)
