@@ -106,7 +106,8 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     given, receives the path of every cassette the run read or wrote. With sufficiency
     selected, ``sufficiency_estimate(calls, tokens)`` hears the cost estimate before any call."""
     config = config or AuditConfig()
-    limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars)
+    limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
+                    max_name_chars=config.limits.max_name_chars)
     files: list[Path] = []
     loaded = iter_paths(paths, format=format, limits=limits, files=files)
     trace_errors: list[TraceError] = []

@@ -31,6 +31,7 @@ class NlpConfig(_Strict):
 class LimitsConfig(_Strict):
     max_file_bytes: int = Field(default=256 * 1024 * 1024, gt=0)
     max_text_chars: int = Field(default=2_000_000, gt=0)
+    max_name_chars: int = Field(default=4_096, gt=0, description="Longest id or agent name")
 
 
 GateStatus = Literal["fail", "warn", "unmeasured"]
