@@ -148,6 +148,8 @@ class EvidenceConfig(_Strict):
 
 
 class AuditConfig(_Strict):
+    redact: bool = Field(default=False, description="Mask secrets (API keys, tokens, passwords, private keys) in "
+                                                    "every report (`--redact`). Cassettes are always redacted.")
     checks: list[CheckConfig] = Field(default_factory=_default_checks)
     evidence: EvidenceConfig = Field(default_factory=EvidenceConfig)
     nlp: NlpConfig = Field(default_factory=NlpConfig)

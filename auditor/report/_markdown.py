@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, sufficiency_line, usage_line
+from ._text import (
+    counts_cell,
+    finding_lines,
+    findings_by_edge,
+    plural,
+    semantic_line,
+    sufficiency_line,
+    usage_line,
+)
 
 _MAX_EDGES = 50
 
@@ -17,8 +25,8 @@ def to_markdown(report: Report) -> str:
     out = [
         "# edge-audit report",
         "",
-        f"{s.traces} traces, {s.edges} edges, {s.failed_edges} failing edges, {s.input_errors} unreadable inputs "
-        f"(exit code {s.exit_code}).",
+        f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')}, {plural(s.failed_edges, 'failing edge')}, "
+        f"{plural(s.input_errors, 'unreadable input')} (exit code {s.exit_code}).",
         "",
         "| check | verdict | findings |",
         "|---|---|---|",
