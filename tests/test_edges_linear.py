@@ -18,9 +18,7 @@ def _naive_upstream(trace: Trace, edge: Edge) -> list[str]:
     out = [f"system:{agent}"] if any(a.name == agent and a.system_prompt for a in trace.agents) else []
     for event in trace.events[: edge.index]:
         if isinstance(event, Message) and event.sender != agent and (
-                event.recipients == BROADCAST or agent in event.recipients):
-            out.append(event.id)
-        elif isinstance(event, ToolCall) and (event.agent == agent or event.visible_to == BROADCAST
+                event.recipients == BROADCAST or agent in event.recipients) or isinstance(event, ToolCall) and (event.agent == agent or event.visible_to == BROADCAST
                                               or agent in event.visible_to):
             out.append(event.id)
     return out

@@ -106,15 +106,19 @@ def _finish(trace: Trace, path: str, line: int | None, fmt: TraceFormat, limits:
     return LoadedTrace(trace=trace, path=path, line=line, format=fmt.name)
 
 
-def _choose_format(document: Any, path: str, line: int | None, forced: TraceFormat | None) -> TraceFormat:
+def _choose_format(document: Any, path: str, line: int | None, forced: TraceFormat | None,
+                   where: str | None = None) -> TraceFormat:
+    where = where if line is None else None
     if not isinstance(document, dict):
-        raise TraceFormatError(path, f"expected a JSON object, got {type(document).__name__}", line=line)
+        raise TraceFormatError(path, f"expected a JSON object, got {type(document).__name__}", line=line, where=where)
     fmt = forced or detect_format(document)
     if fmt is None:
         known = ", ".join(f.name for f in all_formats())
-        raise TraceFormatError(path, f"unknown trace format (known: {known}); use --format to force one", line=line)
+        raise TraceFormatError(path, f"unknown trace format (known: {known}); use --format to force one", line=line,
+                               where=where)
     if forced is not None and not forced.detect(document):
-        raise TraceFormatError(path, f"content does not look like the forced format {forced.name!r}", line=line)
+        raise TraceFormatError(path, f"content does not look like the forced format {forced.name!r}", line=line,
+                               where=where)
     return fmt
 
 
@@ -125,7 +129,8 @@ def _document_to_trace(document: Any, path: str, line: int | None, fmt: TraceFor
         trace = fmt.convert(document, name_hint)
     except ValidationError as err:
         where, reason = _validation_message(err)
-        raise TraceValidationError(path, f"invalid {fmt.name} trace: {reason}", line=line, where=where) from None
+        raise TraceValidationError(path, f"invalid {fmt.name} trace: {reason}", line=line,
+                                   where=where or (None if line is not None else "document")) from None
     except (ValueError, TypeError, AttributeError, KeyError) as err:
         raise TraceValidationError(path, f"invalid {fmt.name} trace: {_short(str(err))}", line=line,
                                    where=None if line is not None else "document") from None
@@ -268,7 +273,7 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
         yield from pending
         return
     try:
-        fmt: TraceFormat | None = _choose_format(first[1], name, first[0], forced)
+        fmt: TraceFormat | None = _choose_format(first[1], name, first[0], forced, place.where())
     except TraceError as err:
         pending.append(err)
         fmt = None
@@ -280,7 +285,7 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
             for item in fmt.records(itertools.chain([first], records), name, path.stem):
                 yield from _drain(pending)
                 if isinstance(item, TraceError):
-                    yield item
+                    yield _placed(item, place)
                     continue
                 try:
                     yield _finish(item, name, None, fmt, limits)
@@ -295,7 +300,8 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
         yield from _drain(pending)
         hint = path.stem if line is None else f"{path.stem}:{line}"
         try:
-            one = fmt if (fmt is not None and line is None) else _choose_format(document, name, line, forced)
+            one = fmt if (fmt is not None and line is None) else _choose_format(document, name, line, forced,
+                                                                                place.where())
             if one.convert is None:
                 raise TraceFormatError(name, f"a {one.name} record among records of another format", line=line)
             yield _document_to_trace(document, name, line, one, limits, hint)
@@ -306,6 +312,14 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
             yield TraceValidationError(name, f"the importer failed on this input ({type(err).__name__}: "
                                              f"{_short(str(err))})", line=line, where=place.where())
     yield from _drain(pending)
+
+
+def _placed(error: TraceError, place: _Place) -> TraceError:
+    """An importer's error that names no place gets the record being read when it was raised."""
+    if error.line is None and not error.where:
+        error.where = place.where()
+        error.args = (error.describe(),)
+    return error
 
 
 def _drain(pending: list[TraceError]) -> Iterator[TraceError]:

@@ -132,7 +132,7 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
             yield TraceValidationError(path, f"malformed span: {err}", line=line, where=f"span {document.get('id', '?')}")
     for trace_id, items in spans.items():
         if not items:
-            yield TraceValidationError(path, f"trace {trace_id} has no spans")
+            yield TraceValidationError(path, f"trace {trace_id} has no spans", where=f"trace {trace_id}")
             continue
         yield trace_or_error(path, trace_id, items, meta.get(trace_id, {"source": "openai-agents"}))
 
