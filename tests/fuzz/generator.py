@@ -137,10 +137,10 @@ def _mutate_json(rng: random.Random, docs: list[Any], kind: str, fmt: str) -> li
             items.insert(rng.randrange(len(items) + 1), json.loads(json.dumps(rng.choice(items))))
     elif kind == "unknown_agents":
         for path in _strings(doc):
-            if path[-1] in ("sender", "agent", "name", "source", "target", "recipients", "role", "from_agent",
-                            "to_agent", "key") or (len(path) > 1 and path[-2] == "recipients"):
-                if rng.random() < 0.5:
-                    doc = _set(doc, path, rng.choice(["ghost", "", " ", "*", "user", "👻", "a" * 300, "[/]"]))
+            named = path[-1] in ("sender", "agent", "name", "source", "target", "recipients", "role", "from_agent",
+                                 "to_agent", "key") or (len(path) > 1 and path[-2] == "recipients")
+            if named and rng.random() < 0.5:
+                doc = _set(doc, path, rng.choice(["ghost", "", " ", "*", "user", "👻", "a" * 300, "[/]"]))
     elif kind == "otlp_ids":
         spans = [p for p in _paths(doc) if p and p[-1] in ("spanId", "parentSpanId", "traceId", "id",
                                                            "parent_id", "trace_id", "parent_run_id",
