@@ -118,6 +118,8 @@ class TextAnalyzer:
                      or (s.text_key, s.index) not in self._directives
                      or (wants_entities(s) and (s.text_key, s.index) not in self._with_entities)}.values())
         fresh: dict[tuple[str, int], tuple[Directive, ...]] = {}
+        if not todo:  # all cached: no pipeline call (its fixed cost, per call, made callers quadratic)
+            return [self._directives[(s.text_key, s.index)] for s in sentences]
         full = [s for s in todo if wants_entities(s)]
         light = [s for s in todo if not wants_entities(s)]
         lazy = self._lazy_lemmatizer()

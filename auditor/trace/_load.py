@@ -228,8 +228,14 @@ def iter_file(path: str | Path, *, format: str | None = None, limits: Limits | N
     forced = get_format(format) if format else None
     path = Path(path)
     place = _Place()
+    found = 0
     try:
-        yield from _iter_file(path, forced, limits, place)
+        for item in _iter_file(path, forced, limits, place):
+            found += 1
+            yield item
+        if not found:
+            yield TraceValidationError(str(path), "the file holds no trace (no spans, runs, messages or events)",
+                                       where="document")
     except Exception as err:  # noqa: BLE001 - the safety net: a bad file never stops the run
         reason = f"the importer failed on this input ({type(err).__name__}: {_short(str(err))})"
         yield TraceValidationError(str(path), reason, line=place.line, where=place.where())
