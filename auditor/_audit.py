@@ -11,7 +11,7 @@ from typing import Literal
 
 from . import __version__
 from .checks import CheckContext, CheckFn, ChecksTraces, Finding, Prepares, make_check
-from .config import AuditConfig
+from .config import AuditConfig, load_config
 from .edges import EdgeSet, Quote, build_edges
 from .errors import AuditFailure, TraceError, UnreadableTraceError, UsageError
 from .graders import GraderSpec, Job, SemanticFinding, SemanticRunner, grader_specs, make_runner
@@ -106,7 +106,7 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     traces are listed in ``input_errors``; the rest are audited. ``cassettes_used``, when
     given, receives the path of every cassette the run read or wrote. With sufficiency
     selected, ``sufficiency_estimate(calls, tokens)`` hears the cost estimate before any call."""
-    config = config or AuditConfig()
+    config = config or load_config(None)
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
                     max_name_chars=config.limits.max_name_chars)
     files: list[Path] = []
@@ -114,7 +114,7 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     loaded = iter_paths(path_list, format=format, limits=limits, files=files)
     trace_errors: list[TraceError] = []
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
-    context = CheckContext(analyzer=analyzer, config_dir=config.base_dir)
+    context = CheckContext(analyzer=analyzer, config_dir=config.base_dir, project_dir=config.project_dir)
     checks = [make_check(c.name, context, c.options) for c in config.checks]
     fail_on = set(config.gate.fail_on)
     specs = grader_specs(config)
@@ -203,7 +203,8 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
         failed_edges=sum(1 for e in edges if e.status == "fail"), exit_code=exit_code,
     )
     return Report(
-        tool_version=__version__, checks=[c.name for c in config.checks], nlp_pipeline=config.nlp.pipeline,
+        tool_version=__version__, config=str(config.source) if config.source else None,
+        checks=[c.name for c in config.checks], nlp_pipeline=config.nlp.pipeline,
         summary=summary, traces=traces, edges=edges, input_errors=errors,
         deterministic=Section(ran=True, findings=[_finding_model(fid, f) for fid, f in findings]),
         semantic=_semantic_section(config, runner, semantic, sufficiency, estimate),

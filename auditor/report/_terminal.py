@@ -46,11 +46,12 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
     if len(shown) > max_rows:
         console.print(f"… {len(shown) - max_rows} more edges; see --json for all.")
     grouped = findings_by_edge(report)
-    for edge in [e for e in shown if e.status == "fail"][:max_rows]:
+    for edge in [e for e in shown if e.status in ("fail", "warn")][:max_rows]:
         console.print(f"\n[bold]{_e(edge.id)}[/] {_e(edge.source)} → {_e(edge.destination)}", highlight=False)
         for finding in grouped.get(edge.id, []):
-            if finding.status == "fail":
-                console.print(f"  [red]{_e(finding.verdict)}[/] {_e(finding.summary, 2000)}", highlight=False)
+            if finding.status in ("fail", "warn"):
+                style = "red" if finding.status == "fail" else "yellow"
+                console.print(f"  [{style}]{_e(finding.verdict)}[/] {_e(finding.summary, 2000)}", highlight=False)
                 for line in finding_lines(finding):
                     console.print(f"    {line}", highlight=False, markup=False)
     semantic = report.semantic
@@ -70,4 +71,6 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
         place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
         label = "internal error" if error.kind == "AuditFailure" else "unreadable"
         console.print(f"[bold red]{label}[/] {_e(place, 2000)}: {_e(error.reason, 2000)}", highlight=False)
-    console.print("\n" + summary_line(report), highlight=False, markup=False)
+    console.print(f"\nconfig: {report.config or 'built-in defaults (no config/edge-audit.yaml found)'}",
+                  highlight=False, markup=False)
+    console.print(summary_line(report), highlight=False, markup=False)
