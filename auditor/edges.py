@@ -36,6 +36,7 @@ its next message: it is upstream evidence, and the message stays an edge.
 from __future__ import annotations
 
 import bisect
+import gc
 import json
 import math
 from collections import Counter
@@ -289,6 +290,16 @@ def _next_speaker(pair: tuple[str | None, str | None], sender: str) -> str:
 def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None = None) -> EdgeSet:
     """All edges of a trace, their upstream views, and the messages that are not edges.
     ``capture`` overrides the trace's observation capture per agent name."""
+    paused = gc.isenabled()
+    gc.disable()  # it allocates many small acyclic objects: cyclic collections would rescan the heap
+    try:
+        return _build_edges(trace, capture)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None) -> EdgeSet:
     declared = trace.agents_by_name()
     participants: dict[str, None] = dict.fromkeys(declared)
     for event in trace.events:
