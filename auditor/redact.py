@@ -50,6 +50,16 @@ def _library() -> tuple[tuple[re.Pattern[str], ...], Any]:
     return tuple(patterns), KeywordDetector()
 
 
+#: A 40-character base64 run with upper and lower case letters and a digit: an AWS secret access
+#: key even where its name is not beside it (a quote that starts after "aws_secret_access_key=").
+_BASE64_40 = re.compile(r"(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])")
+
+
+def _looks_like_aws_secret(value: str) -> bool:
+    return (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
+            and ("/" in value or "+" in value or sum(c.isdigit() for c in value) >= 4))
+
+
 def secret_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the secrets in ``text``, merged and sorted."""
     if not text or len(text) < 8:
@@ -62,6 +72,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
             start, end = match.span(group)
             if end > start:
                 spans.append((start, end))
+    spans.extend(m.span() for m in _BASE64_40.finditer(text) if _looks_like_aws_secret(m.group()))
     offset = 0
     for line in text.splitlines(keepends=True):
         if "=" in line or ":" in line:
@@ -162,6 +173,8 @@ def strings_in(value: Any) -> list[str]:
 
 
 def redact_report(report: Any) -> Any:
-    """A copy of a ``Report`` with every string redacted (quotes keep their spans)."""
+    """A copy of a ``Report`` with every string redacted (quotes keep their spans). A secret
+    detected anywhere in the report is masked everywhere, also where a quote or an anchor cut
+    it from the words that made it recognisable."""
     data = report.model_dump(mode="json")
-    return type(report).model_validate(redact_value(data))
+    return type(report).model_validate(redact_value(data, secrets_in(strings_in(data))))
