@@ -154,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     outputs = _output_paths(args)
     config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
                             args.gate_routes, args.sufficiency, args.seed)
-    err_console = Console(stderr=True)
+    err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=_WIDE, soft_wrap=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=not show) as bar:
