@@ -3,9 +3,9 @@
 ``json.loads`` recurses once per nesting level (a deep enough document raises
 ``RecursionError``) and refuses integers over 4,300 digits with a bare ``ValueError``; a
 ``\\ud800`` escape decodes to a lone surrogate that no UTF-8 writer accepts. ``loads`` turns
-the first two into ``JsonLimitError`` (a ``ValueError`` with a plain reason) before they happen,
-and replaces lone surrogates with U+FFFD, so that every string of a trace can be written to a
-report. The checks are linear and run in C (regular expressions), not per character in Python.
+the first two into ``JsonLimitError`` (a ``ValueError`` with a plain reason), refuses documents
+nested deeper than ``MAX_DEPTH`` (the importers, pydantic and ``json.dumps`` recurse too), and
+replaces lone surrogates with U+FFFD, so that every string of a trace can be written to a report.
 """
 
 from __future__ import annotations
@@ -17,12 +17,7 @@ from typing import Any
 #: Deepest nesting of arrays and objects a trace may have. Real traces stay under 20; the
 #: importers, pydantic and json.dumps all recurse, so the limit sits far below Python's.
 MAX_DEPTH = 64
-#: Longest integer literal, in digits (Python refuses over 4,300 when converting).
-MAX_INT_DIGITS = 1_000
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"\[\]|\{\}")
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -31,24 +26,17 @@ class JsonLimitError(ValueError):
     """The document is deeper, or holds a longer number, than the limits allow."""
 
 
-def nesting_depth_exceeds(text: str, limit: int = MAX_DEPTH) -> bool:
-    """Whether arrays/objects in ``text`` nest deeper than ``limit`` (strings are ignored).
-    Each pass removes the innermost empty pairs; a document of depth d empties in d passes."""
-    if text.count("[") + text.count("{") <= limit:
-        return False
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    for _ in range(limit):
-        reduced = _INNERMOST.sub("", brackets)
-        if not reduced or reduced == brackets:
-            return False
-        brackets = reduced
-    return bool(brackets) and _INNERMOST.search(brackets) is not None
-
-
-def _parse_int(literal: str) -> int:
-    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
-        raise JsonLimitError(f"an integer of {len(literal):,} digits is over the limit of {MAX_INT_DIGITS:,}")
-    return int(literal)
+def depth_exceeds(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether the arrays/objects of a decoded document nest deeper than ``limit`` (iterative)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        for item in node.values() if isinstance(node, dict) else node:
+            if isinstance(item, (dict, list)):
+                stack.append((item, depth + 1))
+    return False
 
 
 def clean_text(value: str) -> str:
@@ -84,14 +72,20 @@ def _clean(value: Any) -> Any:
 
 def loads(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` within the limits above. Raises ``json.JSONDecodeError`` for invalid JSON
-    and ``JsonLimitError`` past a limit."""
-    if nesting_depth_exceeds(text, max_depth):
-        raise JsonLimitError(f"arrays and objects nest deeper than the limit of {max_depth}")
+    and ``JsonLimitError`` past a limit. The depth is measured on the decoded document, and only
+    when the text has more brackets than the limit; past Python's own recursion limit the
+    decoder stops first, and that is reported the same way."""
     try:
-        document = json.loads(text, parse_int=_parse_int)
+        document = json.loads(text)
     except RecursionError:
         raise JsonLimitError(f"arrays and objects nest deeper than the limit of {max_depth}") from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError as err:  # Python refuses integers over 4,300 digits
+        raise JsonLimitError(f"a number is too large to read ({err})") from None
+    if (text.count("[") + text.count("{") > max_depth and isinstance(document, (dict, list))
+            and depth_exceeds(document, max_depth)):
+        raise JsonLimitError(f"arrays and objects nest deeper than the limit of {max_depth}")
     if _SURROGATE_ESCAPE.search(text):
         document = _clean(document)
     return document
-
