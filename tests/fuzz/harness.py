@@ -17,8 +17,10 @@ A batch that raises is rerun case by case to find the culprit. Outcomes per case
 from __future__ import annotations
 
 import io
+import json
 import shutil
 import traceback
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,12 +44,13 @@ class Outcome:
 
 
 def render_all(report: Report) -> None:
-    """Every writer, the terminal one into a buffer as on a CI log (no terminal)."""
+    """Every writer, each output parsed back where it has a syntax; the terminal one into a buffer
+    as on a CI log (no terminal)."""
     from rich.console import Console
 
-    to_json(report).encode("utf-8")
+    json.loads(to_json(report).encode("utf-8"))
     to_markdown(report).encode("utf-8")
-    to_junit(report).encode("utf-8")
+    ET.fromstring(to_junit(report).encode("utf-8"))  # well-formed XML, whatever the trace held
     print_terminal(report, Console(file=io.StringIO(), width=100_000, soft_wrap=True), all_edges=True)
 
 
