@@ -11,20 +11,21 @@ from pathlib import Path
 from conftest import EXAMPLES, FIXTURES, ROOT
 
 
-def _run(out: Path, seed: str) -> None:
+def _start(out: Path, seed: str) -> subprocess.Popen[str]:
     out.mkdir()
     env = {**os.environ, "PYTHONHASHSEED": seed}
-    done = subprocess.run(
+    return subprocess.Popen(
         [sys.executable, "-m", "auditor", "run", str(EXAMPLES), str(FIXTURES / "whowhen"), str(FIXTURES / "formats"),
          "--config", str(ROOT / "examples" / "edge-audit.local.yaml"), "--llm", "replay", "--sufficiency", "all",
          "--json", str(out / "r.json"), "--markdown", str(out / "r.md"), "--junit", str(out / "r.xml"), "--quiet"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode in (0, 1, 3), done.stderr[-2000:]
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def test_two_runs_write_identical_reports(tmp_path: Path) -> None:
-    _run(tmp_path / "a", "1")
-    _run(tmp_path / "b", "2")
+    runs = [_start(tmp_path / "a", "1"), _start(tmp_path / "b", "2")]  # side by side, with different hash seeds
+    for run in runs:
+        _, err = run.communicate(timeout=600)
+        assert run.returncode in (0, 1, 3), err[-2000:]
     for name in ("r.json", "r.md", "r.xml"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
