@@ -67,7 +67,7 @@ class UpstreamItem:
         if self.tool_call is not None:
             call = self.tool_call
             args = call.arguments if isinstance(call.arguments, str) else (
-                json.dumps(call.arguments, default=str) if call.arguments else "")
+                json.dumps(call.arguments, default=str, ensure_ascii=False) if call.arguments else "")
             return (call.id, "arguments", args), (call.id, "result", call.result or "")
         return ((self.event_id, "system_prompt" if self.kind == "system_prompt" else "content", self.text),)
 
