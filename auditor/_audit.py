@@ -222,10 +222,11 @@ def _semantic_section(config: AuditConfig, runner: SemanticRunner | None, semant
                                 completion_tokens=u.completion_tokens, cost_usd=u.cost_usd)
              for source, u in acc.usage.items()}
     if mode == "off":
-        note = f"semantic grading is off: {len(semantic)} items are unmeasured (use --llm live|record|replay)"
+        count = f"{len(semantic)} item is" if len(semantic) == 1 else f"{len(semantic)} items are"
+        note = f"semantic grading is off: {count} unmeasured (use --llm live|record|replay)"
     else:
         by_source = Counter(f.source for f in semantic)
-        note = (f"{len(semantic)} items graded by {config.semantic.model} ({mode}): "
+        note = (f"{len(semantic)} item{'' if len(semantic) == 1 else 's'} graded by {config.semantic.model} ({mode}): "
                 + ", ".join(f"{k} {v}" for k, v in sorted(by_source.items())))
     return SemanticSection(ran=mode != "off", mode=mode, model=config.semantic.model if mode != "off" else None,
                            note=note, findings=[_semantic_model(f) for f in semantic], usage=usage,

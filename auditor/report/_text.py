@@ -40,8 +40,14 @@ def summary_line(report: Report) -> str:
     semantic = ", ".join(f"{k} {v}" for k, v in sorted(s.semantic_by_verdict.items())) or "nothing to grade"
     return (f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')} "
             f"({plural(sum(s.skipped_messages.values()), 'message')} skipped), "
-            f"{plural(s.failed_edges, 'failing edge')}; {verdicts}; {plural(s.input_errors, 'unreadable input')}. "
+            f"{plural(s.failed_edges, 'failing edge')}; {verdicts}; {_inputs(report)}. "
             f"Semantic ({report.semantic.mode}): {semantic}. Exit code {s.exit_code}.")
+
+
+def _inputs(report: Report) -> str:
+    crashes = sum(1 for e in report.input_errors if e.kind == "AuditFailure")
+    text = plural(len(report.input_errors) - crashes, "unreadable input")
+    return text + (f", {plural(crashes, 'internal error')}" if crashes else "")
 
 
 def where(quote: QuoteModel) -> str:
