@@ -53,7 +53,10 @@ def find_trace_files(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TRACE_SUFFIXES))
+            try:
+                found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix in TRACE_SUFFIXES))
+            except OSError as err:
+                raise UsageError(f"{path}: cannot list the folder: {err.strerror or err}") from None
         elif path.is_file():
             found.append(path)
         elif path.exists():
