@@ -6,7 +6,6 @@ it never stops the other files from loading.
 
 from __future__ import annotations
 
-import itertools
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -202,7 +201,10 @@ def _jsonl_records(path: Path, limits: Limits, errors: list[TraceError]) -> Iter
         raise UnreadableTraceError(name, "file is empty")
 
 
-def _json_records(path: Path, limits: Limits) -> list[Record]:
+def _json_records(path: Path, limits: Limits) -> Iterator[Record]:
+    """The records of a ``.json`` file: its items if it is an array, else the document. Each is
+    handed over without a reference kept here, so a trace's raw JSON is freed once it is converted
+    (it is several times the size of the trace)."""
     text = _read_text(path, limits)
     try:
         document = loads(text)
@@ -211,11 +213,17 @@ def _json_records(path: Path, limits: Limits) -> list[Record]:
                                where=f"column {err.colno}") from None
     except JsonLimitError as err:
         raise TraceFormatError(str(path), f"refused: {err}", where="document") from None
+    del text
     if isinstance(document, list):
         if not document:
             raise UnreadableTraceError(str(path), "file holds an empty JSON array")
-        return [(None, item) for item in document]
-    return [(None, document)]
+        document.reverse()
+        while document:
+            yield None, document.pop()
+        return
+    cell = [document]
+    del document
+    yield None, cell.pop()
 
 
 Loaded = LoadedTrace | TraceError
@@ -262,9 +270,20 @@ def _short(text: str, limit: int = 200) -> str:
 
 
 def _tracked(records: Iterator[Record], place: _Place) -> Iterator[Record]:
-    for index, record in enumerate(records):
+    """``records``, noting in ``place`` where each comes from (and keeping none of them)."""
+    index = 0
+    while (record := next(records, None)) is not None:
         place.line, place.index = record[0], index
-        yield record
+        index += 1
+        cell = [record]
+        del record
+        yield cell.pop()
+
+
+def _prepend(first: list[Record], rest: Iterator[Record]) -> Iterator[Record]:
+    """The record in ``first`` (taken out of it), then ``rest``."""
+    yield first.pop()
+    yield from rest
 
 
 def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _Place) -> Iterator[Loaded]:
@@ -272,7 +291,7 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
     pending: list[TraceError] = []
     try:
         records: Iterator[Record] = _tracked(_jsonl_records(path, limits, pending) if path.suffix == ".jsonl"
-                                             else iter(_json_records(path, limits)), place)
+                                             else _json_records(path, limits), place)
         first = next(records, None)
     except TraceError as err:
         yield from pending
@@ -289,9 +308,10 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
         if path.suffix != ".jsonl":
             yield from pending
             return
+    held, first = [first], None  # the first record is passed on, not kept here
     if fmt is not None and fmt.records is not None:
         try:
-            for item in fmt.records(itertools.chain([first], records), name, path.stem):
+            for item in fmt.records(_prepend(held, records), name, path.stem):
                 yield from _drain(pending)
                 if isinstance(item, TraceError):
                     yield _placed(item, place)
@@ -304,8 +324,10 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
             pending.append(err)
         yield from _drain(pending)
         return
-    remaining = records if fmt is None else itertools.chain([first], records)
-    for line, document in remaining:
+    remaining = records if fmt is None else _prepend(held, records)
+    while (record := next(remaining, None)) is not None:
+        line, document = record
+        record = None
         yield from _drain(pending)
         hint = path.stem if line is None else f"{path.stem}:{line}"
         try:
@@ -313,7 +335,9 @@ def _iter_file(path: Path, forced: TraceFormat | None, limits: Limits, place: _P
                                                                                 place.where())
             if one.convert is None:
                 raise TraceFormatError(name, f"a {one.name} record among records of another format", line=line)
-            yield _document_to_trace(document, name, line, one, limits, hint)
+            loaded = _document_to_trace(document, name, line, one, limits, hint)
+            document = None
+            yield loaded
         except TraceError as err:
             yield err
         except Exception as err:  # noqa: BLE001 - one bad record never stops the others
