@@ -37,6 +37,25 @@ _LIBRARY_SKIP = frozenset({"Base64 High Entropy String", "Hex High Entropy Strin
                            "Secret Keyword"})
 
 
+#: The words detect-secrets' keyword detector looks for (its analysis runs only where one occurs).
+_KEYWORDS = re.compile(r"(?i)(?:api|auth|service|account|db|database|priv|private|client)_?key|(?:db|database|key)_?pass"
+                       r"|password|passwd|pwd|secret|contrase")
+
+
+@lru_cache(maxsize=1)
+def _any_secret() -> re.Pattern[str]:
+    """One alternation of every pattern: a text it does not match anywhere holds no secret, and
+    most report strings (ids, names, verdicts) are ruled out in one pass instead of forty."""
+    library, _ = _library()
+    parts = []
+    for pattern in (*library, *_OWN, _BASE64_40):
+        flags = "".join(letter for flag, letter in ((re.IGNORECASE, "i"), (re.DOTALL, "s"), (re.MULTILINE, "m"))
+                        if pattern.flags & flag)
+        source = re.sub(r"^\(\?[aiLmsux]+\)", "", pattern.pattern).replace("(?P<s>", "(?:")
+        parts.append(f"(?{flags}:{source})" if flags else f"(?:{source})")
+    return re.compile("|".join(parts))
+
+
 @lru_cache(maxsize=1)
 def _library() -> tuple[tuple[re.Pattern[str], ...], Any]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
@@ -63,6 +82,8 @@ def _looks_like_aws_secret(value: str) -> bool:
 def secret_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the secrets in ``text``, merged and sorted."""
     if not text or len(text) < 8:
+        return []
+    if _any_secret().search(text) is None and _KEYWORDS.search(text) is None:
         return []
     spans: list[tuple[int, int]] = []
     library, keyword = _library()
@@ -177,4 +198,18 @@ def redact_report(report: Any) -> Any:
     detected anywhere in the report is masked everywhere, also where a quote or an anchor cut
     it from the words that made it recognisable."""
     data = report.model_dump(mode="json")
-    return type(report).model_validate(redact_value(data, secrets_in(strings_in(data))))
+    spans = {text: secret_spans(text) for text in set(strings_in(data))}
+    known = tuple(sorted({text[a:b] for text, found in spans.items() for a, b in found if b - a >= 6},
+                         key=len, reverse=True))
+
+    def masked(text: str) -> str:
+        found = list(spans[text]) if text in spans else secret_spans(text)
+        for value in known:
+            at = text.find(value)
+            while at >= 0:
+                found.append((at, at + len(value)))
+                at = text.find(value, at + 1)
+        return _mask(text, _merge(found))
+
+    memo: dict[str, str] = {}
+    return type(report).model_validate(_walk(data, lambda t: memo[t] if t in memo else memo.setdefault(t, masked(t))))
