@@ -31,6 +31,7 @@ class NlpConfig(_Strict):
 class LimitsConfig(_Strict):
     max_file_bytes: int = Field(default=256 * 1024 * 1024, gt=0)
     max_text_chars: int = Field(default=2_000_000, gt=0)
+    max_name_chars: int = Field(default=4_096, gt=0, description="Longest id or agent name")
 
 
 GateStatus = Literal["fail", "warn", "unmeasured"]
@@ -147,6 +148,8 @@ class EvidenceConfig(_Strict):
 
 
 class AuditConfig(_Strict):
+    redact: bool = Field(default=False, description="Mask secrets (API keys, tokens, passwords, private keys) in "
+                                                    "every report (`--redact`). Cassettes are always redacted.")
     checks: list[CheckConfig] = Field(default_factory=_default_checks)
     evidence: EvidenceConfig = Field(default_factory=EvidenceConfig)
     nlp: NlpConfig = Field(default_factory=NlpConfig)
@@ -156,6 +159,12 @@ class AuditConfig(_Strict):
     sufficiency: SufficiencyConfig = Field(default_factory=SufficiencyConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")
+    source: Path | None = Field(default=None, exclude=True,
+                                description="Set by load_config: the config file used; None for the built-in defaults.")
+    project_dir: Path | None = Field(default=None, exclude=True,
+                                     description="Set by load_config: the project root, the nearest folder holding "
+                                                 "config/edge-audit.yaml, for config/contracts, config/agents.yaml "
+                                                 "and cassettes/ when the config leaves them null.")
 
 
 #: Environment variables that override the config file (command-line flags override both).
@@ -189,10 +198,39 @@ def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Ma
     return config.model_copy(update={"semantic": updated, "gate": gate, "sufficiency": checked})
 
 
-def load_config(path: str | Path | None) -> AuditConfig:
-    """The built-in defaults, or a YAML file validated against ``AuditConfig``."""
+#: Where a project keeps its config, relative to the project root.
+PROJECT_CONFIG = Path("config") / "edge-audit.yaml"
+
+
+def find_project_config(start: Path | None = None) -> Path | None:
+    """The nearest ``config/edge-audit.yaml`` in ``start`` (default: the working directory) or a
+    folder above it."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / PROJECT_CONFIG
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def project_root(config_file: Path) -> Path:
+    """The project a config file belongs to: the nearest folder at or above the file's own that
+    holds ``config/edge-audit.yaml``, else the file's folder."""
+    folder = config_file.resolve().parent
+    found = find_project_config(folder)
+    return found.parent.parent if found is not None else folder
+
+
+def load_config(path: str | Path | None, *, discover: bool = True) -> AuditConfig:
+    """A YAML file validated against ``AuditConfig``. With no ``path``, the project's
+    ``config/edge-audit.yaml`` found from the working directory upwards, if ``discover``;
+    else (or when there is none) the built-in defaults. The result records the file used
+    (``source``) and the project root (``project_dir``)."""
     if path is None:
-        return AuditConfig()
+        found = find_project_config() if discover else None
+        if found is None:
+            return AuditConfig()
+        path = found
     import yaml
 
     try:
@@ -201,8 +239,12 @@ def load_config(path: str | Path | None) -> AuditConfig:
         raise ConfigError(f"{path}: cannot read config: {err.strerror or err}") from None
     except yaml.YAMLError as err:
         raise ConfigError(f"{path}: invalid YAML: {err}") from None
+    if raw is not None and not isinstance(raw, dict):
+        raise ConfigError(f"{path}: a config is a mapping of settings, not a {type(raw).__name__}")
+    resolved = Path(path).resolve()
     try:
-        return AuditConfig.model_validate(raw or {}).model_copy(update={"base_dir": Path(path).resolve().parent})
+        return AuditConfig.model_validate(raw or {}).model_copy(update={
+            "base_dir": resolved.parent, "source": resolved, "project_dir": project_root(resolved)})
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -35,12 +35,14 @@ its next message: it is upstream evidence, and the message stays an edge.
 
 from __future__ import annotations
 
+import bisect
+import gc
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, overload
 
 from .trace import BROADCAST, HandoffStage, Message, ObservationCapture, ToolCall, Trace
 
@@ -127,14 +129,18 @@ class Contacts:
 
 @dataclass(frozen=True)
 class Edge:
+    """``upstream`` is a read-only sequence of what the source could see (an ``UpstreamView``
+    sharing storage with the other edges of its trace, or any sequence); ``receiver_saw``
+    answers ``event_id in edge.receiver_saw`` (a ``ReceiverView``, or any set of ids)."""
+
     id: str
     trace_id: str
     source: str
     destination: str
     message: Message
     index: int
-    upstream: tuple[UpstreamItem, ...]
-    receiver_saw: frozenset[str]
+    upstream: Sequence[UpstreamItem]
+    receiver_saw: Container[str]
     capture: ObservationCapture = "complete"
     contacts: Contacts = field(default_factory=Contacts)
 
@@ -157,55 +163,168 @@ class EdgeSet:
         return dict(Counter(s.reason for s in self.skipped))
 
 
-@dataclass
 class _Visibility:
-    """Who could see which event, built in one pass over the trace."""
+    """Who could see which event, built in one pass and shared by every edge of a trace: items
+    everyone saw (broadcasts, tool results visible to ``*``) are stored once, items addressed
+    by name once per addressee. An edge's upstream is a view over both lists up to its
+    position, so building all edges costs time and memory linear in the trace (plus one entry
+    per named addressee), never messages x recipients."""
 
-    by_agent: dict[str, list[UpstreamItem]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.everyone: list[tuple[int, UpstreamItem, str | None]] = []  # (order, item, its author if hidden from it)
+        self.own: dict[str, list[tuple[int, UpstreamItem]]] = {}
+        self.own_broadcasts: dict[str, list[int]] = {}  # agent -> positions in everyone of its own broadcasts
+        self.audience: dict[str, tuple[int, str, frozenset[str] | None]] = {}  # id -> (order, owner, names|None=all)
+        self.order = 0
 
-    def add(self, agent: str, item: UpstreamItem) -> None:
-        self.by_agent.setdefault(agent, []).append(item)
+    def add_named(self, names: Iterable[str], item: UpstreamItem) -> None:
+        self.order += 1
+        for name in names:
+            self.own.setdefault(name, []).append((self.order, item))
+
+    def add_everyone(self, item: UpstreamItem, hidden_from: str | None) -> None:
+        self.order += 1
+        if hidden_from is not None:
+            self.own_broadcasts.setdefault(hidden_from, []).append(len(self.everyone))
+        self.everyone.append((self.order, item, hidden_from))
+
+    def saw(self, event_id: str, owner: str, names: frozenset[str] | None) -> None:
+        self.audience[event_id] = (self.order, owner, names)
+
+    def upstream(self, agent: str) -> UpstreamView:
+        return UpstreamView(self, agent, len(self.everyone), len(self.own.get(agent, ())))
+
+    def receivers(self, agents: frozenset[str]) -> ReceiverView:
+        return ReceiverView(self, agents, self.order)
+
+
+class UpstreamView(Sequence[UpstreamItem]):
+    """What one agent could see up to one point of the trace, in trace order: a read-only
+    sequence over storage shared by the trace's edges (iterate it; indexing walks it)."""
+
+    __slots__ = ("_vis", "_agent", "_everyone", "_own")
+
+    def __init__(self, vis: _Visibility, agent: str, everyone: int, own: int) -> None:
+        self._vis, self._agent, self._everyone, self._own = vis, agent, everyone, own
+
+    def __iter__(self) -> Iterator[UpstreamItem]:
+        shared = self._vis.everyone
+        own = self._vis.own.get(self._agent, [])
+        i = j = 0
+        while i < self._everyone or j < self._own:
+            if j >= self._own or (i < self._everyone and shared[i][0] < own[j][0]):
+                order, item, hidden_from = shared[i]
+                i += 1
+                if hidden_from != self._agent:
+                    yield item
+            else:
+                yield own[j][1]
+                j += 1
+
+    def __len__(self) -> int:
+        mine = bisect.bisect_left(self._vis.own_broadcasts.get(self._agent, []), self._everyone)
+        return self._everyone - mine + self._own
+
+    @overload
+    def __getitem__(self, index: int) -> UpstreamItem: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[UpstreamItem]: ...
+
+    def __getitem__(self, index: int | slice) -> UpstreamItem | Sequence[UpstreamItem]:
+        return tuple(self)[index]
+
+    def __repr__(self) -> str:
+        return f"UpstreamView({self._agent!r}, {len(self)} items)"
+
+
+class ReceiverView(Container[str]):
+    """The events every one of ``agents`` could see (or wrote) before one point of the trace:
+    ``event_id in view``, answered from each event's audience without building the set."""
+
+    __slots__ = ("_vis", "_agents", "_order")
+
+    def __init__(self, vis: _Visibility, agents: frozenset[str], order: int) -> None:
+        self._vis, self._agents, self._order = vis, agents, order
+
+    def __contains__(self, event_id: object) -> bool:
+        found = self._vis.audience.get(event_id) if isinstance(event_id, str) else None
+        if found is None or not self._agents:
+            return False
+        order, owner, names = found
+        if order > self._order:
+            return False
+        if names is None:
+            return True
+        if len(self._agents) > len(names) + 1:
+            return False
+        return all(agent == owner or agent in names for agent in self._agents)
 
 
 def _addressed_to(message: Message, agent: str) -> bool:
     return message.recipients == BROADCAST or agent in message.recipients
 
 
-def _tool_visible_to(call: ToolCall, agent: str) -> bool:
-    return call.agent == agent or call.visible_to == BROADCAST or agent in call.visible_to
+def _next_speakers(trace: Trace, agents: set[str]) -> list[tuple[str | None, str | None]]:
+    """For each event index, the next other agent to speak after it, per sender: computed in one
+    backward pass as (nearest later agent sender, nearest later agent sender other than it)."""
+    nearest: str | None = None
+    second: str | None = None
+    out: list[tuple[str | None, str | None]] = [(None, None)] * len(trace.events)
+    for index in range(len(trace.events) - 1, -1, -1):
+        out[index] = (nearest, second)
+        event = trace.events[index]
+        if isinstance(event, Message) and event.sender in agents and event.sender != nearest:
+            second, nearest = nearest, event.sender
+    return out
 
 
-def _next_speaker(trace: Trace, index: int, sender: str, agents: set[str]) -> str:
-    for event in trace.events[index + 1:]:
-        if isinstance(event, Message) and event.sender != sender and event.sender in agents:
-            return event.sender
-    return BROADCAST
+def _next_speaker(pair: tuple[str | None, str | None], sender: str) -> str:
+    """The next other agent to speak after a message of ``sender`` (``*`` when none does)."""
+    nearest, second = pair
+    if nearest is not None and nearest != sender:
+        return nearest
+    return second if second is not None and second != sender else BROADCAST
 
 
 def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None = None) -> EdgeSet:
     """All edges of a trace, their upstream views, and the messages that are not edges.
     ``capture`` overrides the trace's observation capture per agent name."""
+    paused = gc.isenabled()
+    gc.disable()  # it allocates many small acyclic objects: cyclic collections would rescan the heap
+    try:
+        return _build_edges(trace, capture)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None) -> EdgeSet:
     declared = trace.agents_by_name()
-    participants = list(declared)
+    participants: dict[str, None] = dict.fromkeys(declared)
     for event in trace.events:
         if isinstance(event, HandoffStage):
             continue
-        names = [event.sender] if isinstance(event, Message) else [event.agent]
-        if isinstance(event, Message) and event.recipients != BROADCAST:
-            names.extend(event.recipients)
-        participants.extend(n for n in names if n not in participants)
+        if isinstance(event, Message):
+            participants.setdefault(event.sender)
+            if event.recipients != BROADCAST:
+                for name in event.recipients:
+                    participants.setdefault(name)
+        else:
+            participants.setdefault(event.agent)
     kinds = {name: (declared[name].kind if name in declared else "agent") for name in participants}
-    speaking_agents = {name for name, kind in kinds.items() if kind == "agent"}
+    speaking_agents = frozenset(name for name, kind in kinds.items() if kind == "agent")
     captures: dict[str, ObservationCapture] = {name: agent.capture for name, agent in declared.items()}
     captures.update(capture or {})
+    upcoming = _next_speakers(trace, set(speaking_agents))
     contacts = _contacts(trace, frozenset(name for name, kind in kinds.items() if kind == "human"))
 
     seen = _Visibility()
-    authored: dict[str, set[str]] = {}
     for name in participants:
         prompt = declared[name].system_prompt if name in declared else None
         if prompt:
-            seen.add(name, UpstreamItem("system_prompt", f"system:{name}", name, prompt))
+            seen.add_named([name], UpstreamItem("system_prompt", f"system:{name}", name, prompt))
+            seen.saw(f"system:{name}", name, frozenset())
 
     edges: list[Edge] = []
     skipped: list[SkippedMessage] = []
@@ -218,38 +337,44 @@ def build_edges(trace: Trace, capture: Mapping[str, ObservationCapture] | None =
                 source_messages += 1
                 skipped.append(SkippedMessage(trace.trace_id, event.id, event.agent, "tool_output"))
             item = UpstreamItem("tool_call", event.id, event.agent, event.result or "", tool_call=event)
-            for name in participants:
-                if _tool_visible_to(event, name):
-                    seen.add(name, item)
+            if event.visible_to == BROADCAST:
+                seen.add_everyone(item, None)
+                seen.saw(event.id, event.agent, None)
+            else:
+                names = dict.fromkeys([event.agent, *(n for n in event.visible_to if n in participants)])
+                seen.add_named(names, item)
+                seen.saw(event.id, event.agent, frozenset(names))
             continue
         source_messages += 1
         edges_before = len(edges)
         reason = _skip_reason(event, kinds)
         if reason is None:
-            upstream = tuple(seen.by_agent.get(event.sender, ()))
+            upstream = seen.upstream(event.sender)
             destinations = (
-                [_next_speaker(trace, index, event.sender, speaking_agents)]
+                [_next_speaker(upcoming[index], event.sender)]
                 if event.recipients == BROADCAST
                 else [r for r in dict.fromkeys(event.recipients) if r != event.sender and r in speaking_agents]
             )
             for destination in destinations:
-                receivers = speaking_agents - {event.sender} if destination == BROADCAST else {destination}
-                saw = _seen_by_all(seen, authored, receivers)
+                receivers = speaking_agents - {event.sender} if destination == BROADCAST else frozenset([destination])
                 edges.append(Edge(
                     id=f"{trace.trace_id}/{event.id}->{destination}", trace_id=trace.trace_id,
                     source=event.sender, destination=destination, message=event, index=index,
-                    upstream=upstream, receiver_saw=saw, capture=captures.get(event.sender, "complete"),
-                    contacts=contacts,
+                    upstream=upstream, receiver_saw=seen.receivers(receivers),
+                    capture=captures.get(event.sender, "complete"), contacts=contacts,
                 ))
             if len(edges) == edges_before:
                 reason = "self_addressed" if set(event.recipients) <= {event.sender} else "to_human"
         if reason is not None:
             skipped.append(SkippedMessage(trace.trace_id, event.id, event.sender, reason))
-        authored.setdefault(event.sender, set()).add(event.id)
         item = UpstreamItem("message", event.id, event.sender, event.content, structured=event.structured)
-        for name in participants:
-            if name != event.sender and _addressed_to(event, name):
-                seen.add(name, item)
+        if event.recipients == BROADCAST:
+            seen.add_everyone(item, event.sender)
+            seen.saw(event.id, event.sender, None)
+        else:
+            addressed = dict.fromkeys(n for n in event.recipients if n != event.sender)
+            seen.add_named(addressed, item)
+            seen.saw(event.id, event.sender, frozenset(addressed))
     return EdgeSet(edges=tuple(edges), skipped=tuple(skipped), source_messages=source_messages)
 
 
@@ -265,12 +390,6 @@ def _contacts(trace: Trace, humans: frozenset[str]) -> Contacts:
             for recipient in event.recipients:
                 direct.setdefault((event.sender, recipient), index)
     return Contacts(direct, broadcast, humans)
-
-
-def _seen_by_all(seen: _Visibility, authored: dict[str, set[str]], agents: set[str]) -> frozenset[str]:
-    """Events every one of ``agents`` could see or wrote itself."""
-    sets = [{item.event_id for item in seen.by_agent.get(name, ())} | authored.get(name, set()) for name in agents]
-    return frozenset(set.intersection(*sets)) if sets else frozenset()
 
 
 def _skip_reason(message: Message, kinds: Mapping[str, str]) -> SkipReason | None:

@@ -10,6 +10,8 @@
     │       ├── TraceFormatError       no known format matches (or --format does not)
     │       └── TraceValidationError   parsed, but fails the format's schema
     └── RuntimeFailure            the tool or its environment failed, not the input
+        ├── AuditFailure          auditing one trace failed unexpectedly (a bug); it is reported
+        │                         like an unreadable input and the other traces go on (exit 4)
         ├── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
         └── GraderError           a semantic grader call failed (timeout, rate limit, malformed
             │                     output, cassette miss, provider error); the item is reported
@@ -83,6 +85,18 @@ class TraceValidationError(TraceError):
 
 class RuntimeFailure(EdgeAuditError):
     """The tool or its environment failed; the input may be fine."""
+
+
+class AuditFailure(RuntimeFailure):
+    """Auditing one loaded trace raised an exception edge-audit did not foresee. The report
+    lists it with the file and trace; the run goes on and exits 4."""
+
+    def __init__(self, path: str, reason: str, *, line: int | None = None, where: str | None = None) -> None:
+        self.path = path
+        self.reason = reason
+        self.line = line
+        self.where = where
+        super().__init__(f"{path}{'' if line is None else f':{line}'}{f' at {where}' if where else ''}: {reason}")
 
 
 class NlpUnavailableError(RuntimeFailure):

@@ -66,7 +66,7 @@ def test_huge_message_is_refused_by_the_text_limit(tmp_path: Path) -> None:
 def test_cli_exit_code_and_message_for_unreadable_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = _folder(tmp_path, "bad.json", b"{")
     assert main(["run", str(folder), "--quiet"]) == EXIT_INPUT
-    assert "1 unreadable inputs" in capsys.readouterr().out
+    assert "1 unreadable input;" in capsys.readouterr().out
 
 
 def test_missing_path_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,7 +28,9 @@ def add_semantic_commands(commands: Any) -> None:
     contracts = commands.add_parser("contracts", help="handoff contract maintenance")
     csub = contracts.add_subparsers(dest="contracts_command", required=True, metavar="ACTION")
     lint = csub.add_parser("lint", help="check contract files and their fixtures")
-    lint.add_argument("folder", nargs="?", default="config/contracts", help="contracts folder (default: %(default)s)")
+    lint.add_argument("folder", nargs="?", default=None,
+                      help="contracts folder (default: config/contracts of the project, the nearest folder at or "
+                           "above the working directory holding config/edge-audit.yaml)")
     lint.add_argument("--fixtures", nargs="*", default=[], metavar="PATH",
                       help="fixture traces to check too (migration fixtures are always checked)")
 
@@ -112,11 +114,19 @@ def _unused_cassettes(config: Any, args: argparse.Namespace) -> int:
     return 1 if unused and not args.delete else 0
 
 
-def _lint_contracts(folder: str, fixtures: list[str]) -> int:
+def _lint_contracts(folder: str | None, fixtures: list[str]) -> int:
     from pathlib import Path
 
+    from ..config import find_project_config
     from ..contracts import contract_files, lint
     from ..errors import UsageError
+
+    if folder is None:
+        found = find_project_config()
+        if found is None:
+            raise UsageError("no project here (no config/edge-audit.yaml at or above the working directory): "
+                             "name the contracts folder")
+        folder = str(found.parent / "contracts")
 
     paths = contract_files(Path(folder))
     if not paths:
@@ -124,5 +134,6 @@ def _lint_contracts(folder: str, fixtures: list[str]) -> int:
     problems = lint(paths, [Path(f) for f in fixtures])
     for problem in problems:
         print(problem)
-    print(f"{len(paths)} contracts, {len(problems)} problems")
+    print(f"{len(paths)} contract{'s' if len(paths) != 1 else ''}, "
+          f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
     return 1 if problems else 0

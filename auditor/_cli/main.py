@@ -16,8 +16,10 @@ EXIT_CODES = """exit codes:
   1  deterministic failures were found (statuses listed in gate.fail_on), or semantic
      failures with --fail-on semantic
   2  usage or configuration error
-  3  some inputs were unreadable (they are listed; the rest were still audited)
-  4  runtime failure (e.g. the spaCy pipeline is not installed)"""
+  3  some inputs were unreadable, or no trace file was found (they are listed; the
+     rest were still audited)
+  4  runtime failure: the spaCy pipeline is not installed, an internal error on one
+     trace (listed; the others were audited), or any error edge-audit did not foresee"""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", metavar="PATH", help="write the JSON report here")
     run.add_argument("--junit", metavar="PATH", help="write JUnit XML here")
     run.add_argument("--markdown", metavar="PATH", help="write a Markdown summary here")
+    run.add_argument("--redact", action="store_true",
+                     help="mask secrets (API keys, tokens, passwords, private keys) in every report (config: redact)")
     run.add_argument("--all-edges", action="store_true", help="list passing edges in the terminal table too")
     run.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     run.add_argument("--progress", choices=("auto", "on", "off"), default="auto",
@@ -103,6 +107,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RuntimeFailure as err:
         print(f"edge-audit: runtime failure: {err}", file=sys.stderr)
         return EXIT_RUNTIME
+    except KeyboardInterrupt:
+        print("edge-audit: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - a crash is a runtime failure (4), never a finding (1)
+        import os
+        import traceback
+
+        text = str(err)
+        print(f"edge-audit: internal error: {type(err).__name__}: {text[:500]}"
+              + ("" if os.environ.get("EDGE_AUDIT_DEBUG") else " (set EDGE_AUDIT_DEBUG=1 for the traceback)"),
+              file=sys.stderr)
+        if os.environ.get("EDGE_AUDIT_DEBUG"):
+            traceback.print_exc()
+        return EXIT_RUNTIME
 
 
 def _schema(what: str) -> int:
@@ -133,9 +151,10 @@ def _run(args: argparse.Namespace) -> int:
     from ..config import load_config, with_overrides
     from ..report import print_terminal, to_json, to_junit, to_markdown
 
+    outputs = _output_paths(args)
     config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
                             args.gate_routes, args.sufficiency, args.seed)
-    err_console = Console(stderr=True)
+    err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=_WIDE, soft_wrap=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err_console, transient=True, disable=not show) as bar:
@@ -148,22 +167,72 @@ def _run(args: argparse.Namespace) -> int:
                        sufficiency_estimate=lambda calls, tokens: err_console.print(
                            f"sufficiency: up to {calls} model calls and about {tokens:,} tokens "
                            f"(cache and cassette hits cost nothing)", highlight=False))
-    outputs = {args.json: to_json, args.markdown: to_markdown}
-    for path, render in outputs.items():
-        if path:
-            Path(path).write_text(render(report), encoding="utf-8")
-    if args.junit:
-        Path(args.junit).write_text(to_junit(report, tuple(config.gate.fail_on), config.gate.semantic,
-                                             config.gate.routes),
-                                    encoding="utf-8")
-    console = Console()
+    if args.redact or config.redact:
+        from ..redact import redact_report
+
+        report = redact_report(report)
+    renders = {"json": lambda: to_json(report), "markdown": lambda: to_markdown(report),
+               "junit": lambda: to_junit(report, tuple(config.gate.fail_on), config.gate.semantic, config.gate.routes)}
+    for kind, path in outputs.items():
+        _write(path, renders[kind]())
+    console = Console() if sys.stdout.isatty() else Console(width=_WIDE, soft_wrap=True)
     if args.quiet:
+        from ..report._text import plural
+
         s = report.summary
-        print(f"{s.traces} traces, {s.edges} edges, {s.failed_edges} failing edges, "
-              f"{s.input_errors} unreadable inputs; exit code {s.exit_code}")
+        print(f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')}, {plural(s.failed_edges, 'failing edge')}, "
+              f"{plural(s.input_errors, 'unreadable input')}; exit code {s.exit_code}")
     else:
         print_terminal(report, console, all_edges=args.all_edges)
     return report.summary.exit_code
+
+
+#: Console width when stdout is not a terminal (a CI log): wide enough that ids never wrap.
+_WIDE = 100_000
+
+
+def _output_paths(args: argparse.Namespace) -> dict[str, Path]:
+    """The report paths asked for, checked before any trace is read: a missing folder is created
+    on writing; a folder, a FIFO or a device in the way is a usage error (a FIFO would hang)."""
+    from ..errors import UsageError
+
+    chosen = {kind: Path(value) for kind, value in (("json", args.json), ("markdown", args.markdown),
+                                                     ("junit", args.junit)) if value}
+    for kind, path in chosen.items():
+        if path.exists() and not path.is_file():
+            raise UsageError(f"--{kind} {path}: not a regular file (a folder, FIFO or device); give a file path")
+        parent = path.parent
+        while not parent.exists() and parent != parent.parent:
+            parent = parent.parent
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"--{kind} {path}: {parent} is not a folder")
+    if len(set(chosen.values())) < len(chosen):
+        raise UsageError("--json, --markdown and --junit must name different files")
+    return chosen
+
+
+def _write(path: Path, text: str) -> None:
+    """Write a report whole or not at all: a temporary file beside it, then renamed over it."""
+    import os
+    import tempfile
+
+    from ..errors import UsageError
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+                out.write(text)
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(temp, 0o666 & ~mask)
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 if __name__ == "__main__":

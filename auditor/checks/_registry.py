@@ -52,6 +52,9 @@ class CheckContext:
 
     analyzer: TextAnalyzer
     config_dir: Path | None = None
+    #: The project root (the folder holding ``config/edge-audit.yaml``), for defaults such as
+    #: ``config/contracts``; None when the run has no project (built-in defaults).
+    project_dir: Path | None = None
 
 
 CheckFactory = Callable[..., CheckFn]

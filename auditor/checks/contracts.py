@@ -89,7 +89,9 @@ def contracts_v1(context: CheckContext, contracts: str | None = None, unpermitte
     if unpermitted not in ("fail", "warn"):
         raise ConfigError(f"{NAME}: unpermitted must be fail or warn, not {unpermitted!r}")
     if contracts is None:
-        folder = Path.cwd() / "config" / "contracts"
+        # the project's config/contracts, never the working directory's: no project, no contracts
+        folder = (context.project_dir / "config" / "contracts" if context.project_dir is not None
+                  else Path("/nonexistent/edge-audit/contracts"))
     else:
         folder = Path(contracts)
         if not folder.is_absolute() and context.config_dir is not None:

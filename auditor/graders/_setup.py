@@ -30,7 +30,8 @@ def rubric_dirs(config: AuditConfig) -> tuple[Path, Path]:
 
 
 def cassettes_dir(config: AuditConfig) -> Path:
-    return _resolve(config.semantic.cassettes_dir, Path.cwd() / "cassettes", config.base_dir)
+    default = (config.project_dir or Path.cwd()) / "cassettes"
+    return _resolve(config.semantic.cassettes_dir, default, config.base_dir)
 
 
 def model_settings(s: SemanticConfig) -> ModelSettings:

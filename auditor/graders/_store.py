@@ -9,7 +9,9 @@ are not in it.
 The **cache** (diskcache) serves ``live`` and ``record`` runs. **Cassettes** are committed
 files, one JSON file per request key under ``<cassettes>/<grader>/``; ``replay`` reads only
 them. A cassette holds the key's parts (inputs as a hash), the validated output and the usage:
-no prompt text, no API key, no header.
+no prompt text, no API key, no header. Its output and item ids are redacted (``auditor.redact``):
+every secret detected in them, and every secret detected in the request's inputs wherever the
+answer quotes it, is masked; replayed quotes are verified against the evidence masked alike.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..redact import redact_value, secrets_in, strings_in
 from ._types import Usage
 
 CASSETTE_SCHEMA = "edge-audit.cassette.v1"
@@ -130,8 +133,10 @@ class Cassettes:
     def put(self, parts: KeyParts, stored: Stored, items: list[str]) -> Path:
         path = self.path(parts)
         path.parent.mkdir(parents=True, exist_ok=True)
-        record = {"schema": CASSETTE_SCHEMA, "key": parts.key, **parts.described(), "items": items,
-                  "output": stored.output, "usage": _usage_dict(stored.usage)}
+        known = secrets_in(strings_in(parts.inputs))
+        record = {"schema": CASSETTE_SCHEMA, "key": parts.key, **parts.described(),
+                  "items": redact_value(items, known), "output": redact_value(stored.output, known),
+                  "usage": _usage_dict(stored.usage)}
         path.write_text(json.dumps(record, indent=2, ensure_ascii=False, sort_keys=False) + "\n", encoding="utf-8")
         with self._lock:
             self.used.add(path)

@@ -81,7 +81,8 @@ class TextAnalyzer:
         self.stats.texts_split += 1
         masked = mask(text)
         out = []
-        for index, (start, end) in enumerate(split_sentences(masked.masked)):
+        spans = [piece for span in split_sentences(masked.masked) for piece in _pieces(masked.masked, *span)]
+        for index, (start, end) in enumerate(spans):
             piece = masked.masked[start:end]
             low = piece.lower()
             original = text[start:end]
@@ -117,6 +118,8 @@ class TextAnalyzer:
                      or (s.text_key, s.index) not in self._directives
                      or (wants_entities(s) and (s.text_key, s.index) not in self._with_entities)}.values())
         fresh: dict[tuple[str, int], tuple[Directive, ...]] = {}
+        if not todo:  # all cached: no pipeline call (its fixed cost, per call, made callers quadratic)
+            return [self._directives[(s.text_key, s.index)] for s in sentences]
         full = [s for s in todo if wants_entities(s)]
         light = [s for s in todo if not wants_entities(s)]
         lazy = self._lazy_lemmatizer()
@@ -166,6 +169,24 @@ class TextAnalyzer:
 
 
 _ENTITY_PIPES = frozenset({"ner", "entity_ruler", "span_ruler"})
+
+#: Longest piece of text handed to spaCy at once. A "sentence" longer than this (a blob with no
+#: full stop) is cut at whitespace into pieces, each its own sentence: spaCy refuses texts over
+#: its ``max_length`` (1,000,000 by default, below the input limit) and its memory grows with length.
+MAX_SENTENCE_CHARS = 100_000
+
+
+def _pieces(text: str, start: int, end: int, limit: int = MAX_SENTENCE_CHARS) -> list[tuple[int, int]]:
+    """``text[start:end]`` as spans of at most ``limit`` characters, cut after whitespace where
+    there is some in the second half of a piece."""
+    out: list[tuple[int, int]] = []
+    while end - start > limit:
+        cut = text.rfind(" ", start + limit // 2, start + limit)
+        cut = start + limit if cut < 0 else cut + 1
+        out.append((start, cut))
+        start = cut
+    out.append((start, end))
+    return out
 
 
 def _cue_strength(low: str) -> int:

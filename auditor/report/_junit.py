@@ -3,6 +3,7 @@ when any of its findings has a failing status; the message carries verdicts and 
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from ._model import Report
@@ -90,5 +91,19 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
         suite.set("failures", str(sum(1 for c in cases if c.find("failure") is not None)))
         suite.set("errors", str(sum(1 for c in cases if c.find("error") is not None)))
         suite.set("skipped", str(sum(1 for c in cases if c.find("skipped") is not None)))
+    _xml_safe(root)
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+#: Characters XML 1.0 cannot hold at all (NUL, most C0 controls, lone surrogates, U+FFFE/FFFF).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_safe(root: ET.Element) -> None:
+    """Replace what XML cannot hold by U+FFFD in every text and attribute (trace text may have it)."""
+    for element in root.iter():
+        if element.text:
+            element.text = _NOT_XML.sub("\ufffd", element.text)
+        for key, value in element.attrib.items():
+            element.set(key, _NOT_XML.sub("\ufffd", value))

@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
-from ._model import Report
-from ._text import counts_cell, finding_lines, findings_by_edge, semantic_line, sufficiency_line, usage_line
+from ._model import EdgeModel, FindingModel, Report
+from ._text import (
+    counts_cell,
+    finding_lines,
+    findings_by_edge,
+    plural,
+    semantic_line,
+    sufficiency_line,
+    usage_line,
+)
 
 _MAX_EDGES = 50
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")
+
+
+def _edge_section(edges: list[EdgeModel], grouped: dict[str, list[FindingModel]], status: str) -> list[str]:
+    """A table of ``edges`` and, for each, its findings of ``status`` with their quotes."""
+    out = ["| edge | route | verdicts |", "|---|---|---|"]
+    out += [f"| `{_cell(e.id)}` | {_cell(e.source)} → {_cell(e.destination)} | {counts_cell(e.counts)} |"
+            for e in edges[:_MAX_EDGES]]
+    if len(edges) > _MAX_EDGES:
+        out.append(f"\n…and {len(edges) - _MAX_EDGES} more {status} edges (see the JSON report).")
+    for edge in edges[:_MAX_EDGES]:
+        out += ["", f"### `{_cell(edge.id)}`", ""]
+        for finding in grouped.get(edge.id, []):
+            if finding.status != status:
+                continue
+            out.append(f"- **{finding.verdict}** ({finding.check}): {_cell(finding.summary)}")
+            out += [f"  - {_cell(line)}" for line in finding_lines(finding)]
+    return out
 
 
 def to_markdown(report: Report) -> str:
@@ -17,8 +42,10 @@ def to_markdown(report: Report) -> str:
     out = [
         "# edge-audit report",
         "",
-        f"{s.traces} traces, {s.edges} edges, {s.failed_edges} failing edges, {s.input_errors} unreadable inputs "
-        f"(exit code {s.exit_code}).",
+        f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')}, {plural(s.failed_edges, 'failing edge')}, "
+        f"{plural(s.input_errors, 'unreadable input')} (exit code {s.exit_code}).",
+        "",
+        f"Config: {'`' + _cell(report.config) + '`' if report.config else 'built-in defaults'}.",
         "",
         "| check | verdict | findings |",
         "|---|---|---|",
@@ -32,19 +59,13 @@ def to_markdown(report: Report) -> str:
     failing = [e for e in report.edges if e.status == "fail"]
     if not failing:
         out.append("No edge failed.")
-    else:
-        out += ["| edge | route | verdicts |", "|---|---|---|"]
-        out += [f"| `{_cell(e.id)}` | {_cell(e.source)} → {_cell(e.destination)} | {counts_cell(e.counts)} |"
-                for e in failing[:_MAX_EDGES]]
-        if len(failing) > _MAX_EDGES:
-            out.append(f"\n…and {len(failing) - _MAX_EDGES} more failing edges (see the JSON report).")
-        for edge in failing[:_MAX_EDGES]:
-            out += ["", f"### `{edge.id}`", ""]
-            for finding in grouped.get(edge.id, []):
-                if finding.status != "fail":
-                    continue
-                out.append(f"- **{finding.verdict}** ({finding.check}): {_cell(finding.summary)}")
-                out += [f"  - {_cell(line)}" for line in finding_lines(finding)]
+    for status, title in (("fail", None), ("warn", "Warnings"), ("unmeasured", "Unmeasured (for the semantic graders)")):
+        chosen = [e for e in report.edges if e.status == status]
+        if not chosen:
+            continue
+        if title:
+            out += ["", f"## {title}", ""]
+        out += _edge_section(chosen, grouped, status)
     semantic = report.semantic
     out += ["", "## Semantic findings", "",
             f"Mode `{semantic.mode}`. {semantic.note}. These never change a deterministic verdict."]

@@ -202,6 +202,8 @@ class Summary(_Model):
 class Report(_Model):
     schema_version: Literal["edge-audit.report.v1"] = "edge-audit.report.v1"
     tool_version: str
+    config: str | None = Field(default=None, description="The config file used (found from the working directory "
+                                                         "upwards, or --config); null: the built-in defaults")
     checks: list[str]
     nlp_pipeline: str
     summary: Summary

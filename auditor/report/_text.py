@@ -26,6 +26,30 @@ def route_gated(details: Mapping[str, object], routes: Sequence[str] | None) -> 
     return routes is None or "route" not in details or details["route"] in routes
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 trace``, ``2 traces``."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
+
+def summary_line(report: Report) -> str:
+    """The closing line of the terminal summary, in plain words."""
+    s = report.summary
+    verdicts = "; ".join(
+        f"{check.removeprefix('edge-audit.')}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+        for check, counts in s.deterministic_by_check.items()) or "no findings"
+    semantic = ", ".join(f"{k} {v}" for k, v in sorted(s.semantic_by_verdict.items())) or "nothing to grade"
+    return (f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')} "
+            f"({plural(sum(s.skipped_messages.values()), 'message')} skipped), "
+            f"{plural(s.failed_edges, 'failing edge')}; {verdicts}; {_inputs(report)}. "
+            f"Semantic ({report.semantic.mode}): {semantic}. Exit code {s.exit_code}.")
+
+
+def _inputs(report: Report) -> str:
+    crashes = sum(1 for e in report.input_errors if e.kind == "AuditFailure")
+    text = plural(len(report.input_errors) - crashes, "unreadable input")
+    return text + (f", {plural(crashes, 'internal error')}" if crashes else "")
+
+
 def where(quote: QuoteModel) -> str:
     return f"{quote.event_id}.{quote.field}[{quote.start}:{quote.end}]"
 

@@ -32,7 +32,9 @@ def load_agents(config: AuditConfig) -> dict[str, AgentSpec]:
 
     value = config.sufficiency.agents_file
     if value is None:
-        path = Path.cwd() / "config" / "agents.yaml"
+        if config.project_dir is None:
+            return {}
+        path = config.project_dir / "config" / "agents.yaml"
         if not path.exists():
             return {}
     else:

@@ -1,6 +1,7 @@
 """Traces: the native v1 model, the format importers and the file loader."""
 
 from ._load import (
+    TRACE_SUFFIXES,
     Limits,
     Loaded,
     LoadedTrace,
@@ -28,7 +29,7 @@ from ._otlp_export import to_otlp
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
-    "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
+    "TRACE_SUFFIXES", "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
     "ObservationCapture", "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
     "get_format", "iter_file", "iter_paths", "load_file", "load_paths", "to_otlp",
 ]

@@ -35,11 +35,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from pydantic import ValidationError
+
+from ...errors import TraceError, TraceValidationError
+from .._json import loads
 from .._model import Trace
 
 SpanKind = Literal["agent", "tool", "llm", "handoff", "other"]
@@ -85,6 +89,29 @@ class Span:
     end: float | None = None
     stage_event: dict[str, Any] | None = None
 
+    def check_types(self) -> None:
+        """Raise ``ValueError`` naming the span and the field when an importer handed over a
+        value of the wrong type (trace files are untrusted: a number where a name belongs)."""
+        for name in ("span_id", "name"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"span {self.span_id!r}: {name} must be a string, "
+                                 f"got {type(getattr(self, name)).__name__}")
+        for name in ("parent_id", "agent", "tool_name", "call_id", "result", "handoff_from", "handoff_to",
+                     "event_id", "model"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"span {self.span_id}: {name} must be a string, got {type(value).__name__}")
+        for direction in ("inputs", "outputs"):
+            for n, msg in enumerate(getattr(self, direction)):
+                if not isinstance(msg.role, str) or not isinstance(msg.text, str):
+                    raise ValueError(f"span {self.span_id}: {direction}[{n}] role and text must be strings")
+                for call in msg.tool_calls:
+                    if not isinstance(call.name, str) or not (call.call_id is None or isinstance(call.call_id, str)):
+                        raise ValueError(f"span {self.span_id}: {direction}[{n}] tool call name and id must be "
+                                         "strings")
+        if self.stage_event is not None and not isinstance(self.stage_event, dict):
+            raise ValueError(f"span {self.span_id}: handoff stage must be an object")
+
 
 def iso_seconds(value: Any) -> float:
     """An ISO-8601 timestamp as seconds since the epoch (0.0 when it is missing or unreadable:
@@ -116,7 +143,7 @@ def _argument_text(arguments: Any) -> str:
     if isinstance(arguments, str):
         raw: str = arguments
         try:
-            arguments = json.loads(raw)
+            arguments = loads(raw)
         except ValueError:
             return raw.strip()
     if isinstance(arguments, dict):
@@ -319,9 +346,41 @@ class _Builder:
 
 
 def _norm(name: str) -> str:
+    if not isinstance(name, str):
+        raise ValueError(f"an agent name must be a string, got {type(name).__name__}")
     return re.sub(r"[\s_\-]+", "_", name.strip().lower())
 
 
 def spans_to_trace(trace_id: str, spans: Iterable[Span], metadata: dict[str, Any] | None = None) -> Trace:
-    """Apply the inference rules above to the spans of one trace."""
-    return _Builder(trace_id, list(spans)).build(metadata or {})
+    """Apply the inference rules above to the spans of one trace. Raises ``ValueError`` (naming
+    the span and field) for a span whose fields have the wrong types."""
+    if not isinstance(trace_id, str):
+        raise ValueError(f"trace id must be a string, got {type(trace_id).__name__}")
+    items = list(spans)
+    for span in items:
+        span.check_types()
+    return _Builder(trace_id, items).build(metadata or {})
+
+
+def trace_or_error(path: str, trace_id: Any, spans: Iterable[Span], metadata: dict[str, Any] | None = None,
+                   line: int | None = None) -> Trace | TraceError:
+    """``spans_to_trace``, or a ``TraceValidationError`` naming the file, the trace and the span
+    or field at fault: a record format yields it and goes on with its other traces."""
+    return _or_error(path, f"trace {trace_id}", line, lambda: spans_to_trace(trace_id, spans, metadata))
+
+
+def native_or_error(path: str, document: dict[str, Any], line: int | None = None) -> Trace | TraceError:
+    """A native trace document validated, or a ``TraceValidationError`` naming the field."""
+    return _or_error(path, f"trace {document.get('trace_id')}", line, lambda: Trace.model_validate(document))
+
+
+def _or_error(path: str, where: str, line: int | None, build: Callable[[], Trace]) -> Trace | TraceError:
+    try:
+        return build()
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in first["loc"]).lstrip(".")
+        return TraceValidationError(path, f"cannot build a trace: {first['msg']}", line=line,
+                                    where=f"{where}, {loc}")
+    except (ValueError, TypeError, KeyError, AttributeError) as err:
+        return TraceValidationError(path, f"cannot build a trace: {err}", line=line, where=where)

@@ -21,8 +21,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
+from .._json import loads
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
+from ._spans import native_or_error
 
 _TEXT = frozenset({"TextMessage", "MultiModalMessage", "StopMessage", "ToolCallSummaryMessage"})
 _KNOWN = _TEXT | {"HandoffMessage", "ToolCallRequestEvent", "ToolCallExecutionEvent", "ThoughtEvent",
@@ -34,7 +36,10 @@ HUMAN_SOURCES = frozenset({"user", "human"})
 def _detect(document: Any) -> bool:
     if isinstance(document, dict) and isinstance(document.get("messages"), list) and document["messages"]:
         document = document["messages"][0]
-    return isinstance(document, dict) and document.get("type") in _KNOWN and isinstance(document.get("source"), str)
+    if not isinstance(document, dict):
+        return False
+    kind = document.get("type")
+    return isinstance(kind, str) and kind in _KNOWN and isinstance(document.get("source"), str)
 
 
 def _text(content: Any) -> str:
@@ -71,14 +76,15 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
                 events.append({"type": "message", "id": event_id, "sender": source, "recipients": [target],
                                "content": _text(item.get("content"))})
             elif kind == "ToolCallRequestEvent":
-                for n, call in enumerate(item.get("content") or []):
+                requested = item.get("content")
+                for n, call in enumerate(requested if isinstance(requested, list) else []):
                     if not isinstance(call, dict):
                         yield TraceValidationError(path, "tool call request is not an object", line=line, where=where)
                         continue
                     call_id = str(call.get("id") or f"{event_id}-{n}")
                     raw = call.get("arguments")
                     try:
-                        arguments = json.loads(raw) if isinstance(raw, str) else raw
+                        arguments = loads(raw) if isinstance(raw, str) else raw
                     except ValueError:
                         arguments = raw
                     event = {"type": "tool_call", "id": f"{event_id}:{call_id}", "agent": source,
@@ -86,10 +92,11 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
                     calls[call_id] = event
                     events.append(event)
             elif kind == "ToolCallExecutionEvent":
-                for result in item.get("content") or []:
+                executed = item.get("content")
+                for result in executed if isinstance(executed, list) else []:
                     if not isinstance(result, dict):
                         continue
-                    call = calls.get(str(result.get("call_id")))
+                    call = calls.get(str(result.get("call_id")))  # str(): ids of any JSON type
                     if call is None:
                         yield TraceValidationError(path, f"tool result for unknown call {result.get('call_id')!r}",
                                                    line=line, where=where)
@@ -97,9 +104,9 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
                     call["result"] = _text(result.get("content"))
                     call["status"] = "error" if result.get("is_error") else "ok"
     if events or agents:
-        yield Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": name_hint,
-                                    "metadata": {"source": "autogen-agentchat"}, "agents": list(agents.values()),
-                                    "events": events})
+        yield native_or_error(path, {"schema": "edge-audit.trace.v1", "trace_id": name_hint,
+                                     "metadata": {"source": "autogen-agentchat"}, "agents": list(agents.values()),
+                                     "events": events})
 
 
 AGENTCHAT = register_format(TraceFormat(

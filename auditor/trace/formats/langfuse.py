@@ -25,7 +25,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 from .otlp import span_from_attributes
 
 
@@ -113,7 +113,8 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
         if first_agent is not None and task is not None and not any(m.role == "user" for m in first_agent.inputs):
             first_agent.inputs = [*_messages(task if not isinstance(task, dict) or "messages" in task
                                              else json.dumps(task), "user"), *first_agent.inputs]
-        yield spans_to_trace(str(trace["id"]), spans, {"source": "langfuse", "task": trace.get("name")})
+        yield trace_or_error(path, str(trace["id"]), spans, {"source": "langfuse", "task": trace.get("name")},
+                             line=line)
 
 
 LANGFUSE = register_format(TraceFormat(

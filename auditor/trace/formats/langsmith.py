@@ -23,7 +23,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 
 _STRUCTURE_NODES = frozenset({"__start__", "__end__", "tools", "agent", "call_model"})
 _ROLES = {"HumanMessage": "user", "human": "user", "AIMessage": "assistant", "ai": "assistant",
@@ -116,7 +116,7 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
             span.seq = position
             if ordered[0][0]:
                 span.start = 0.0
-        yield spans_to_trace(trace_id, [span for _, span in ordered], {"source": "langsmith"})
+        yield trace_or_error(path, trace_id, [span for _, span in ordered], {"source": "langsmith"})
 
 
 LANGSMITH = register_format(TraceFormat(

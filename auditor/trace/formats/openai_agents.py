@@ -19,14 +19,14 @@ Edges follow the rules in ``_spans``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
+from .._json import loads
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, spans_to_trace, text_of
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 
 
 def _content_text(content: Any) -> str:
@@ -44,16 +44,28 @@ def _messages(items: Any) -> list[Msg]:
             continue
         kind = item.get("type")
         if kind == "function_call":
-            out.append(Msg("assistant", "", (ToolCallPart(item.get("call_id"), str(item.get("name", "")),
+            out.append(Msg("assistant", "", (ToolCallPart(_opt_str(item.get("call_id")), str(item.get("name", "")),
                                                           item.get("arguments")),)))
             continue
         if kind == "function_call_output":
             continue
-        calls = tuple(ToolCallPart(c.get("id"), str((c.get("function") or {}).get("name", "")),
-                                   (c.get("function") or {}).get("arguments"))
-                      for c in item.get("tool_calls") or [] if isinstance(c, dict))
+        listed = item.get("tool_calls")
+        calls = tuple(ToolCallPart(_opt_str(c.get("id")), str(_dict(c.get("function")).get("name", "")),
+                                   _dict(c.get("function")).get("arguments"))
+                      for c in (listed if isinstance(listed, list) else []) if isinstance(c, dict))
         out.append(Msg(str(item.get("role", "")), _content_text(item.get("content")), calls))
     return out
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _opt_str(value: Any) -> str | None:
+    """An optional id: a string as it is, a number as text, anything else None."""
+    if value is None or isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _span(raw: dict[str, Any], seq: int) -> Span:
@@ -64,19 +76,22 @@ def _span(raw: dict[str, Any], seq: int) -> Span:
     if not isinstance(span_id, str) or not span_id:
         raise ValueError("span has no id")
     kind = data.get("type")
-    span = Span(span_id=span_id, parent_id=raw.get("parent_id") or None, name=str(data.get("name") or kind), kind="other",
+    parent = raw.get("parent_id")
+    if parent is not None and not isinstance(parent, str):
+        raise ValueError(f"parent_id must be a string, got {type(parent).__name__}")
+    span = Span(span_id=span_id, parent_id=parent or None, name=str(data.get("name") or kind), kind="other",
                 start=iso_seconds(raw.get("started_at")), end=iso_seconds(raw.get("ended_at")) or None, seq=seq,
                 error=bool(raw.get("error")))
     if kind == "agent":
         span.kind, span.agent = "agent", str(data.get("name") or "agent")
     elif kind == "generation":
-        span.kind, span.model = "llm", data.get("model")
+        span.kind, span.model = "llm", _opt_str(data.get("model"))
         span.inputs, span.outputs = _messages(data.get("input")), _messages(data.get("output"))
     elif kind == "function":
         span.kind, span.tool_name = "tool", str(data.get("name") or "function")
         raw_input = data.get("input")
         try:
-            span.arguments = json.loads(raw_input) if isinstance(raw_input, str) else raw_input
+            span.arguments = loads(raw_input) if isinstance(raw_input, str) else raw_input
         except ValueError:
             span.arguments = raw_input
         output = data.get("output")
@@ -84,7 +99,8 @@ def _span(raw: dict[str, Any], seq: int) -> Span:
         if raw.get("error"):
             span.result = (span.result or "") + f"\nerror: {text_of(raw['error'])}"
     elif kind == "handoff":
-        span.kind, span.handoff_from, span.handoff_to = "handoff", data.get("from_agent"), data.get("to_agent")
+        span.kind, span.handoff_from, span.handoff_to = ("handoff", _opt_str(data.get("from_agent")),
+                                                         _opt_str(data.get("to_agent")))
     return span
 
 
@@ -112,13 +128,13 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
             continue
         try:
             spans.setdefault(trace_id, []).append(_span(document, seq))
-        except ValueError as err:
+        except (ValueError, TypeError, AttributeError) as err:
             yield TraceValidationError(path, f"malformed span: {err}", line=line, where=f"span {document.get('id', '?')}")
     for trace_id, items in spans.items():
         if not items:
-            yield TraceValidationError(path, f"trace {trace_id} has no spans")
+            yield TraceValidationError(path, f"trace {trace_id} has no spans", where=f"trace {trace_id}")
             continue
-        yield spans_to_trace(trace_id, items, meta.get(trace_id, {"source": "openai-agents"}))
+        yield trace_or_error(path, trace_id, items, meta.get(trace_id, {"source": "openai-agents"}))
 
 
 OPENAI_AGENTS = register_format(TraceFormat(

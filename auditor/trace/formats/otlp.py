@@ -35,9 +35,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...errors import TraceError, TraceValidationError
+from .._json import loads
 from .._model import Trace
 from ._registry import Record, TraceFormat, register_format
-from ._spans import Msg, Span, SpanKind, ToolCallPart, spans_to_trace
+from ._spans import Msg, Span, SpanKind, ToolCallPart, trace_or_error
 
 _AGENT_OPS = frozenset({"invoke_agent", "invoke_agent.internal", "create_agent"})
 _LLM_OPS = frozenset({"chat", "text_completion", "generate_content"})
@@ -45,21 +46,33 @@ _FLAT = re.compile(r"^(?P<base>[\w.]+?)\.(?P<i>\d+)\.(?P<rest>.+)$")
 
 
 def any_value(value: Any) -> Any:
-    """An OTLP ``AnyValue`` as a Python value (``intValue`` arrives as a string)."""
+    """An OTLP ``AnyValue`` as a Python value (``intValue`` arrives as a string); a malformed
+    value (a wrong type inside) is None, never an exception."""
     if not isinstance(value, dict):
         return value
     if "stringValue" in value:
         return value["stringValue"]
     if "intValue" in value:
-        return int(value["intValue"])
+        raw = value["intValue"]
+        if isinstance(raw, bool) or not isinstance(raw, (int, str)) or len(str(raw)) > 40:
+            return None
+        try:
+            return int(raw)
+        except ValueError:
+            return None
     if "doubleValue" in value:
-        return float(value["doubleValue"])
+        try:
+            return float(value["doubleValue"])
+        except (TypeError, ValueError):
+            return None
     if "boolValue" in value:
         return bool(value["boolValue"])
     if "arrayValue" in value:
-        return [any_value(v) for v in (value["arrayValue"] or {}).get("values", [])]
+        values = value["arrayValue"].get("values") if isinstance(value["arrayValue"], dict) else None
+        return [any_value(v) for v in values] if isinstance(values, list) else []
     if "kvlistValue" in value:
-        return {kv["key"]: any_value(kv.get("value")) for kv in (value["kvlistValue"] or {}).get("values", [])}
+        values = value["kvlistValue"].get("values") if isinstance(value["kvlistValue"], dict) else None
+        return attributes(values)
     if "bytesValue" in value:
         return value["bytesValue"]
     return None
@@ -68,13 +81,14 @@ def any_value(value: Any) -> Any:
 def attributes(items: Any) -> dict[str, Any]:
     if not isinstance(items, list):
         return {}
-    return {kv["key"]: any_value(kv.get("value")) for kv in items if isinstance(kv, dict) and "key" in kv}
+    return {kv["key"]: any_value(kv.get("value")) for kv in items
+            if isinstance(kv, dict) and isinstance(kv.get("key"), str)}
 
 
 def _json(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return json.loads(value)
+            return loads(value)
         except ValueError:
             return value
     return value
@@ -148,6 +162,7 @@ def _legacy(attrs: dict[str, Any], key: str) -> list[Msg]:
 
 def _kind(attrs: dict[str, Any]) -> SpanKind:
     op = attrs.get("gen_ai.operation.name")
+    op = op if isinstance(op, str) else None
     oi = str(attrs.get("openinference.span.kind", "")).upper()
     if op in _AGENT_OPS or oi == "AGENT":
         return "agent"
@@ -183,6 +198,9 @@ def otlp_span(raw: dict[str, Any], seq: int) -> Span:
     span_id = raw.get("spanId")
     if not isinstance(span_id, str) or not span_id:
         raise ValueError("span has no spanId")
+    parent = raw.get("parentSpanId")
+    if parent is not None and not isinstance(parent, str):
+        raise ValueError(f"parentSpanId must be a string, got {type(parent).__name__}")
     status = raw.get("status") or {}
     code = status.get("code") if isinstance(status, dict) else None
     return span_from_attributes(span_id, raw.get("parentSpanId") or None, str(raw.get("name", "")),
@@ -255,27 +273,37 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
         rooted.discard(trace_id)
         last_seen.pop(trace_id, None)
         done.add(trace_id)
-        try:
-            return spans_to_trace(names.pop(trace_id, trace_id), items,
-                                  {"source": "otlp", "labels": {"service": services.pop(trace_id, None),
-                                                                "otlp_trace_id": trace_id}})
-        except (ValueError, TypeError) as err:
-            return TraceValidationError(path, f"trace {trace_id}: cannot build a trace from its spans: {err}")
+        return trace_or_error(path, names.pop(trace_id, trace_id), items,
+                              {"source": "otlp", "labels": {"service": services.pop(trace_id, None),
+                                                            "otlp_trace_id": trace_id}})
 
     for index, (line, document) in enumerate(records):
         if not _detect(document):
             yield TraceValidationError(path, "not an OTLP TracesData object (no resourceSpans list)", line=line)
             continue
         for r, resource in enumerate(document["resourceSpans"]):
-            service = attributes((resource.get("resource") or {}).get("attributes")).get("service.name")
+            if not isinstance(resource, dict):
+                yield TraceValidationError(path, "resourceSpans item is not an object", line=line,
+                                           where=f"resourceSpans[{r}]")
+                continue
+            res = resource.get("resource")
+            service = attributes(res.get("attributes") if isinstance(res, dict) else None).get("service.name")
             scopes = resource.get("scopeSpans") or resource.get("instrumentationLibrarySpans") or []
-            for s, scope in enumerate(scopes):
-                for k, raw in enumerate(scope.get("spans") or []):
+            for s, scope in enumerate(scopes if isinstance(scopes, list) else [scopes]):
+                scope_spans = scope.get("spans") if isinstance(scope, dict) else None
+                if not isinstance(scope_spans, list):
+                    if scope_spans is not None or not isinstance(scope, dict):
+                        yield TraceValidationError(path, "scopeSpans item has no spans list", line=line,
+                                                   where=f"resourceSpans[{r}].scopeSpans[{s}]")
+                    continue
+                for k, raw in enumerate(scope_spans):
                     seq += 1
                     where = f"resourceSpans[{r}].scopeSpans[{s}].spans[{k}]"
                     trace_id = raw.get("traceId") if isinstance(raw, dict) else None
                     span_id = raw.get("spanId") if isinstance(raw, dict) else None
-                    if not trace_id:
+                    if not isinstance(span_id, str):
+                        span_id = None
+                    if not trace_id or not isinstance(trace_id, str):
                         yield TraceValidationError(path, "span has no traceId", line=line,
                                                    where=f"{where} (span {span_id or '?'})")
                         continue

@@ -1,0 +1,1 @@
+"""A seeded generator of malformed and adversarial trace files (independent of ``auditor``)."""
