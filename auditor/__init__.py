@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 _EXPORTS = {
     "audit": "._audit", "EXIT_OK": "._audit", "EXIT_FAILURES": "._audit", "EXIT_USAGE": "._audit",
@@ -36,6 +36,6 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "AuditConfig", "Edge", "Report",
+    "__version__", "EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "AuditConfig", "Edge", "Report",
     "Trace", "audit", "build_edges", "load_config", "load_paths",
 ]

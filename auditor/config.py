@@ -1,6 +1,7 @@
 """Audit configuration: which checks run (by versioned registry name), the NLP pipeline,
-input limits, the exit-code gate and the semantic graders. Defaults live here; ``config/edge-audit.yaml`` is
-the same defaults written out for users to copy and edit."""
+input limits, the exit-code gate and the semantic graders. Defaults live here, and a check's or
+grader's options in its options model; ``config/edge-audit.yaml`` is all of them written out for
+users to copy and edit (a test keeps it equal)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ class _Strict(BaseModel):
 
 class CheckConfig(_Strict):
     name: str = Field(description="Versioned registry name, e.g. edge-audit.constraints.v1")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict, description="Validated by the check's options model "
+                                    "(`edge-audit schema options`); what is left out takes its default")
 
 
 class NlpConfig(_Strict):
@@ -57,16 +59,13 @@ LlmMode = Literal["off", "live", "record", "replay"]
 class GraderConfig(_Strict):
     name: str = Field(description="Versioned grader registry name, e.g. edge-audit.constraint-grader.v1")
     rubric: str = Field(description="Rubric file stem under rubrics_dir, e.g. constraint_grader.v1")
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict, description="Validated by the grader's options model "
+                                    "(`edge-audit schema options`); what is left out takes its default")
 
 
 def _default_graders() -> list[GraderConfig]:
-    return [
-        GraderConfig(name="edge-audit.constraint-grader.v1", rubric="constraint_grader.v1",
-                     options={"max_handoff_chars": 6000, "context_chars": 240}),
-        GraderConfig(name="edge-audit.claim-grader.v1", rubric="claim_grader.v1",
-                     options={"max_block_chars": 2000, "max_evidence_chars": 12000}),
-    ]
+    return [GraderConfig(name="edge-audit.constraint-grader.v1", rubric="constraint_grader.v1"),
+            GraderConfig(name="edge-audit.claim-grader.v1", rubric="claim_grader.v1")]
 
 
 class SemanticConfig(_Strict):
@@ -88,8 +87,10 @@ class SemanticConfig(_Strict):
     cache: bool = Field(default=True, description="Use the disk cache in live and record modes")
     cache_dir: str | None = Field(default=None, description="Default: $XDG_CACHE_HOME/edge-audit/llm")
     cassettes_dir: str | None = Field(default=None, description="Default: cassettes/ in the working directory")
-    rubrics_dir: str | None = Field(default=None, description="Default: the rubrics/ folder of this project")
-    prompts_dir: str | None = Field(default=None, description="Default: the prompts/ folder of this project")
+    rubrics_dir: str | None = Field(default=None, description="Default: rubrics/ in the working directory; "
+                                   "a rubric it lacks comes from the packaged defaults")
+    prompts_dir: str | None = Field(default=None, description="Default: prompts/ in the working directory; "
+                                   "a prompt it lacks comes from the packaged defaults")
     max_cost: float | None = Field(default=None, gt=0.0, description="USD; once spent, no new calls are made")
     input_cost_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens, "
                                               "for models LiteLLM has no price for")
@@ -98,16 +99,8 @@ class SemanticConfig(_Strict):
 
 
 def _default_checks() -> list[CheckConfig]:
-    return [
-        CheckConfig(name="edge-audit.constraints.v1", options={
-            "min_strength": "absolute", "sources": ["message"], "dropped_if_receiver_saw": "warn",
-        }),
-        CheckConfig(name="edge-audit.claims.v1", options={
-            "tools": None, "kinds": ["result", "execution", "action", "path", "identifier", "number", "fuzzy"],
-            "invented": "fail", "entry_points": "skip",
-        }),
-        CheckConfig(name="edge-audit.contracts.v1", options={"contracts": None, "unpermitted": "fail"}),
-    ]
+    return [CheckConfig(name=name) for name in ("edge-audit.constraints.v1", "edge-audit.claims.v1",
+                                                 "edge-audit.contracts.v1")]
 
 
 class AcceptanceConfig(_Strict):

@@ -29,9 +29,7 @@ from auditor import AuditConfig  # noqa: E402
 from auditor.checks import CheckContext, Finding, make_check  # noqa: E402
 from auditor.config import load_config, with_overrides  # noqa: E402
 from auditor.edges import Edge, build_edges  # noqa: E402
-from auditor.graders import Cassettes, GraderSpec, Job, grader_specs  # noqa: E402
-from auditor.graders._run import SemanticRunner  # noqa: E402
-from auditor.graders._setup import model_settings  # noqa: E402
+from auditor.graders import Cassettes, GraderSpec, Job, SemanticRunner, grader_specs, model_settings  # noqa: E402
 from auditor.nlp import TextAnalyzer  # noqa: E402
 from auditor.trace import load_paths  # noqa: E402
 
@@ -56,8 +54,7 @@ def _jobs(paths: Sequence[Path], specs: list[GraderSpec]) -> tuple[list[tuple[Gr
             numbered: list[tuple[str, Finding]] = [(f"{edge.id}#{n}", f) for n, f in
                                                    enumerate((f for c in checks for f in c(edge)), start=1)]
             for spec in specs:
-                check_name = ("edge-audit.constraints.v1" if "constraint" in spec.grader.name
-                              else "edge-audit.claims.v1")
+                check_name = spec.grader.selects.check
                 mine = [(fid, f) for fid, f in numbered if spec.grader.selects(f)]
                 every = [(fid, f) for fid, f in numbered if f.check == check_name]
                 if mine:

@@ -70,8 +70,21 @@ def test_report_json_matches_its_schema_version() -> None:
 
 
 def test_shipped_config_is_the_builtin_default() -> None:
+    """config/edge-audit.yaml writes out every default: each check's and grader's options are its
+    options model's defaults, and the rest is AuditConfig()."""
+    from auditor.checks import check_options
+    from auditor.graders import grader_options
+
     shipped = AuditConfig.model_validate(yaml.safe_load((ROOT / "config" / "edge-audit.yaml").read_text()))
-    assert shipped == AuditConfig()
+    for check in shipped.checks:
+        assert check.options == check_options(check.name)().model_dump(mode="json"), check.name
+    for grader in shipped.semantic.graders:
+        assert grader.options == grader_options(grader.name)().model_dump(mode="json"), grader.name
+    bare = shipped.model_copy(update={
+        "checks": [c.model_copy(update={"options": {}}) for c in shipped.checks],
+        "semantic": shipped.semantic.model_copy(update={
+            "graders": [g.model_copy(update={"options": {}}) for g in shipped.semantic.graders]})})
+    assert bare == AuditConfig()
 
 
 def test_bad_config_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -100,3 +113,25 @@ def test_help_lists_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
         main(["run", "--help"])
     assert exc.value.code == 0
     assert "3  some inputs were unreadable" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"invented": "maybe"}, "check 'edge-audit.claims.v1': invented: Input should be 'fail' or 'warn'"),
+    ({"kinds": ["rumour"]}, "check 'edge-audit.claims.v1': kinds.0: Input should be"),
+    ({"typo": 1}, "check 'edge-audit.claims.v1': typo: Extra inputs are not permitted"),
+])
+def test_check_options_are_validated_by_the_checks_options_model(tmp_path: Path, options: dict[str, object],
+                                                                 message: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text(yaml.safe_dump({"checks": [{"name": "edge-audit.claims.v1", "options": options}]}))
+    assert main(["run", str(EXAMPLES), "--config", str(config)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_schema_options_publishes_every_check_and_grader_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "options"]) == 0
+    schemas = json.loads(capsys.readouterr().out)
+    claims = schemas["checks"]["edge-audit.claims.v1"]["properties"]
+    assert claims["invented"]["enum"] == ["fail", "warn"] and claims["invented"]["default"] == "fail"
+    assert schemas["graders"]["edge-audit.claim-grader.v1"]["properties"]["max_block_chars"]["default"] == 2000

@@ -260,7 +260,7 @@ def test_config_evidence_capture_overrides_the_format_default(tmp_path: Path,
     assert ("WebSurfer", "complete") in captures and ("Orchestrator", "partial") in captures
     assert ("FileSurfer", "partial") in captures and ("Orchestrator", "complete") not in captures
 
-    import auditor._audit as audit_module
+    import auditor.passes._runner as audit_module
     from auditor import audit
 
     seen: list[tuple[str, str]] = []

@@ -4,6 +4,7 @@ the OpenAI Agents processor, and malformed input naming file, line and span."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ from auditor import AuditConfig, audit
 from auditor.config import CheckConfig
 from auditor.edges import build_edges
 from auditor.integrations.openai_agents import JsonlTraceProcessor
-from auditor.trace import HandoffStage, Message, ToolCall, Trace, load_paths, to_otlp
+from auditor.integrations.otlp_export import to_otlp
+from auditor.trace import HandoffStage, Message, ToolCall, Trace, load_paths
 
 FORMATS = FIXTURES / "formats"
 
@@ -196,3 +198,16 @@ def test_the_openai_agents_processor_writes_what_the_format_reads(tmp_path: Path
     assert _edges(item.trace) == [("trace_1/s_h:handoff->B", "A", "B")]
     assert next(e for e in item.trace.events if isinstance(e, Message) and e.sender == "A").content == \
         "B: do X, and never do Y."
+
+
+def test_format_detection_follows_the_explicit_priority_not_the_import_order() -> None:
+    from auditor.trace import all_formats, detect_format
+
+    order = [f.name for f in all_formats()]
+    assert order[0] == "native" and order[-2:] == ["ag2", "magentic-one"]
+    assert all(a.priority <= b.priority for a, b in itertools.pairwise(all_formats()))
+    history = {"history": [{"content": "hi", "name": "planner"}]}
+    assert detect_format(history).name == "ag2"  # type: ignore[union-attr]
+    # A document that two formats would take goes to the one of higher priority.
+    assert detect_format({**history, "schema": "edge-audit.trace.v1"}).name == "native"  # type: ignore[union-attr]
+    assert detect_format({**history, "resourceSpans": []}).name == "otlp"  # type: ignore[union-attr]

@@ -14,8 +14,8 @@ from conftest import EXAMPLES, FIXTURES, ROOT
 
 from auditor import AuditConfig, audit
 from auditor.config import SemanticConfig
-from auditor.graders import Job, register_responder
-from auditor.report import Report, SemanticFindingModel
+from auditor.graders import Job, SemanticFinding, register_responder
+from auditor.report import Report
 
 ONLY_SEMANTIC = FIXTURES / "semantic" / "only-semantic.json"
 HANDOFF_SENTENCE = "Stay respectful with everyone you talk to."
@@ -37,7 +37,7 @@ def _config(tmp_path: Path, model: str, mode: str = "live", **semantic: Any) -> 
     return AuditConfig(semantic=settings)
 
 
-def _semantic(report: Report) -> dict[str, SemanticFindingModel]:
+def _semantic(report: Report) -> dict[str, SemanticFinding]:
     return {f.finding_id.rsplit("#", 1)[1] + ":" + f.grader.split(".")[1]: f for f in report.semantic.findings}
 
 

@@ -86,7 +86,7 @@ def test_a_version_bump_is_locked_and_makes_old_cassettes_miss(tmp_path: Path) -
 
 def test_rendering_is_strict_and_sandboxed(tmp_path: Path) -> None:
     rubrics, prompts = _copy_rubrics(tmp_path)
-    from auditor.graders.constraint import ConstraintGrades
+    from auditor.graders.constraint_grader import ConstraintGrades
 
     rubric = load_rubric("constraint_grader.v1", rubrics, prompts, ConstraintGrades.model_json_schema())
     with pytest.raises(ConfigError, match="undefined"):
@@ -110,3 +110,24 @@ def test_untrusted_text_cannot_close_its_data_delimiter() -> None:
     defused = untrusted(text)
     assert "</data" not in defused and "<data" not in defused
     assert "answer preserved" in defused
+
+
+def test_a_projects_own_rubric_comes_before_the_packaged_one_and_findings_name_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without rubrics_dir, rubrics/ in the working directory is the project's own; a file it
+    lacks (here the prompt) comes from the packaged defaults."""
+    (tmp_path / "rubrics").mkdir()
+    own = tmp_path / "rubrics" / "claim_grader.v1.yaml"
+    own.write_text((ROOT / "rubrics" / "claim_grader.v1.yaml").read_text().replace("exactly as written", "verbatim"))
+    monkeypatch.chdir(tmp_path)
+    data = yaml.safe_load(LOCAL.read_text())
+    for key in ("rubrics_dir", "prompts_dir"):
+        del data["semantic"][key]
+    data["semantic"]["cassettes_dir"] = str(ROOT / "cassettes")
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump(data))
+    config = with_overrides(load_config(tmp_path / "c.yaml"), {}, {"mode": "replay"})
+    refs = {f.grader: f.rubric for f in audit([EXAMPLES / "semantic-handoffs.json"], config).semantic.findings}
+    claim, constraint = refs["edge-audit.claim-grader.v1"], refs["edge-audit.constraint-grader.v1"]
+    assert (claim.origin, claim.file) == ("project", str(own))
+    assert claim.prompt_file is not None and Path(claim.prompt_file).parent.name == "prompts"
+    assert constraint.origin == "packaged" and constraint.hash and constraint.file

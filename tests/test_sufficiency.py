@@ -16,8 +16,9 @@ from auditor import AuditConfig, audit
 from auditor.config import AcceptanceConfig, SemanticConfig, SufficiencyConfig, load_config, with_overrides
 from auditor.errors import UsageError
 from auditor.graders import Job, register_responder
-from auditor.report import Report, SufficiencyModel
+from auditor.report import Report
 from auditor.sufficiency import RERUN
+from auditor.sufficiency import Result as SufficiencyResult
 
 STANDS = EXAMPLES / "sufficiency-stands-alone.json"
 LEAKED = EXAMPLES / "sufficiency-leaked-context.json"
@@ -56,11 +57,11 @@ def _config(tmp_path: Path, model: str, mode: str = "live", select: list[str] | 
         sufficiency=SufficiencyConfig(select=select or ["all"], acceptance=acceptance or [AcceptanceConfig()]))
 
 
-def _results(report: Report) -> dict[str, SufficiencyModel]:
+def _results(report: Report) -> dict[str, SufficiencyResult]:
     return {r.edge_id.split("/")[0]: r for r in report.semantic.sufficiency}
 
 
-def _one(tmp_path: Path, model: str, trace: Path = STANDS, **kw: Any) -> SufficiencyModel:
+def _one(tmp_path: Path, model: str, trace: Path = STANDS, **kw: Any) -> SufficiencyResult:
     [result] = audit([trace], _config(tmp_path, model, **kw)).semantic.sufficiency
     return result
 

@@ -53,6 +53,7 @@ def run_semantic_command(args: argparse.Namespace) -> int:
 
 
 def _rubrics(config: Any, check: bool, update: bool) -> int:
+    from ..errors import UsageError
     from ..graders import (
         load_rubric,
         lock_problems,
@@ -64,26 +65,30 @@ def _rubrics(config: Any, check: bool, update: bool) -> int:
     )
     from ..sufficiency import SufficiencyReview
 
-    rubrics_dir, prompts_dir = rubric_dirs(config)
+    rubrics_dirs, prompts_dirs = rubric_dirs(config)
     graders = {g.rubric: make_grader(g.name, g.options) for g in config.semantic.graders}
     schemas = {name.rsplit(".v", 1)[0]: g.output.model_json_schema() for name, g in graders.items()}
     schemas[config.sufficiency.rubric.rsplit(".v", 1)[0]] = SufficiencyReview.model_json_schema()
     in_use = {*graders, config.sufficiency.rubric}
     rubrics = []
-    for name in rubric_names(rubrics_dir):
+    for name in rubric_names(rubrics_dirs):
         rid = name.rsplit(".v", 1)[0]
         if rid not in schemas:
             print(f"{name}: no configured grader uses rubric id {rid!r}; skipped")
             continue
-        rubrics.append(load_rubric(name, rubrics_dir, prompts_dir, schemas[rid]))
+        rubrics.append(load_rubric(name, rubrics_dirs, prompts_dirs, schemas[rid]))
     if update:
-        print(f"wrote {write_lock(rubrics_dir, rubrics)}")
+        project = rubrics_dirs[0]
+        if not project.is_dir():
+            raise UsageError(f"no rubrics folder at {project}: the packaged rubrics have their own lock")
+        print(f"wrote {write_lock(project, [r for r in rubrics if r.path.parent == project])}")
         return 0
-    lock = read_lock(rubrics_dir)
+    # Each rubric is checked against the lock of the folder it came from.
+    lock = {r.name: h for r in rubrics for name, h in read_lock(r.path.parent).items() if name == r.name}
     for r in rubrics:
         state = "locked" if lock.get(r.name) == r.hash else "CHANGED" if r.name in lock else "unlocked"
         used = " (in use)" if r.name in in_use else ""
-        print(f"{r.name:28} {r.spec.grader:36} {r.hash}  {state}{used}")
+        print(f"{r.name:28} {r.spec.grader:36} {r.hash}  {state}{used}  {r.ref.origin}")
     problems = lock_problems(rubrics, lock)
     if check and problems:
         for problem in problems:

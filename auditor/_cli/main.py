@@ -23,7 +23,7 @@ EXIT_CODES = """exit codes:
 
 
 def _parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .._version import __version__
 
     parser = argparse.ArgumentParser(
         prog="edge-audit", description="Audit every handoff (edge) of multi-agent LLM traces.",
@@ -71,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=("trace", "report", "config", "contract", "agents"))
+    schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "agents"),
+                        help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
@@ -126,6 +127,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _schema(what: str) -> int:
     from pydantic import BaseModel
 
+    if what == "options":
+        from ..checks import check_options, registered_checks
+        from ..graders import grader_options, registered_graders
+
+        print(json.dumps({"checks": {n: check_options(n).model_json_schema() for n in registered_checks()},
+                          "graders": {n: grader_options(n).model_json_schema() for n in registered_graders()}},
+                         indent=2))
+        return 0
     model: type[BaseModel]
     if what == "trace":
         from ..trace import Trace as model
@@ -177,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
         _write(path, renders[kind]())
     console = Console() if sys.stdout.isatty() else Console(width=_WIDE, soft_wrap=True)
     if args.quiet:
-        from ..report._text import plural
+        from ..report import plural
 
         s = report.summary
         print(f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')}, {plural(s.failed_edges, 'failing edge')}, "

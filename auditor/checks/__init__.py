@@ -1,22 +1,23 @@
-"""Deterministic checks, one module each, registered under versioned names."""
+"""Deterministic checks, one module each, registered under versioned names and named after them
+(``edge-audit.claims.v1``: ``claims.py``; the claims domain itself is the package ``auditor.claims``)."""
 
 from ..edges import Quote
-from . import claims as _claims  # noqa: F401  (registers edge-audit.claims.v1)
-from . import constraints as _constraints  # noqa: F401  (registers edge-audit.constraints.v1)
-from . import contracts as _contracts  # noqa: F401  (registers edge-audit.contracts.v1)
-from ._finding import STATUSES, Finding, Status
+from . import claims, constraints, contracts  # registers edge-audit.{claims,constraints,contracts}.v1
+from ._finding import STATUSES, FailOrWarn, Finding, Status
 from ._registry import (
     CheckContext,
     CheckFn,
     ChecksTraces,
     Prepares,
     Unit,
+    check_options,
     make_check,
     register_check,
     registered_checks,
 )
 
 __all__ = [
-    "STATUSES", "CheckContext", "CheckFn", "ChecksTraces", "Finding", "Prepares", "Quote", "Status", "Unit",
+    "claims", "constraints", "contracts",
+    "STATUSES", "CheckContext", "CheckFn", "ChecksTraces", "FailOrWarn", "Finding", "check_options", "Prepares", "Quote", "Status", "Unit",
     "make_check", "register_check", "registered_checks",
 ]

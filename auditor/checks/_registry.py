@@ -1,5 +1,7 @@
 """The check registry. A check is registered under a versioned name (``edge-audit.constraints.v1``)
-as a factory that takes the shared context and its options and returns a pure ``Edge -> findings``."""
+with its options model, as a factory that takes the shared context and the validated options
+and returns a pure ``Edge -> findings``. The options model is the one place of the options'
+validation, defaults and JSON Schema."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 from ..edges import Edge
 from ..errors import ConfigError
 from ..nlp import TextAnalyzer
+from ..options import Options, OptionsT, validate_options
+from ..plugins import load_plugins
 from ..trace import Trace
 from ._finding import Finding
 
@@ -20,7 +24,7 @@ CheckFn = Callable[[Edge], list[Finding]]
 @runtime_checkable
 class Prepares(Protocol):
     """Optional: a check that can do its expensive work for many edges at once (batched
-    parsing). ``audit`` calls ``prepare`` with a chunk of edges before checking them one by
+    parsing). The runner calls ``prepare`` with a chunk of edges before checking them one by
     one; the findings must not depend on whether it was called."""
 
     def prepare(self, edges: Sequence[Edge]) -> None: ...
@@ -56,29 +60,55 @@ class CheckContext:
     #: ``config/contracts``; None when the run has no project (built-in defaults).
     project_dir: Path | None = None
 
+    def resolve(self, value: str | None, default: Path) -> Path:
+        """An option's path: relative to the config file's folder; ``default`` when unset."""
+        if value is None:
+            return default
+        path = Path(value)
+        return path if path.is_absolute() or self.config_dir is None else self.config_dir / path
 
-CheckFactory = Callable[..., CheckFn]
-_CHECKS: dict[str, CheckFactory] = {}
+
+CheckFactory = Callable[[CheckContext, Any], CheckFn]
 
 
-def register_check(name: str) -> Callable[[CheckFactory], CheckFactory]:
-    def decorate(factory: CheckFactory) -> CheckFactory:
-        _CHECKS[name] = factory
+@dataclass(frozen=True)
+class CheckEntry:
+    factory: CheckFactory
+    options: type[Options]
+
+
+_CHECKS: dict[str, CheckEntry] = {}
+
+
+def register_check(name: str, options: type[OptionsT]) -> Callable[
+        [Callable[[CheckContext, OptionsT], CheckFn]], Callable[[CheckContext, OptionsT], CheckFn]]:
+    """Register ``factory(context, options)`` under ``name``, its options validated by ``options``."""
+
+    def decorate(factory: Callable[[CheckContext, OptionsT], CheckFn]) -> Callable[[CheckContext, OptionsT], CheckFn]:
+        _CHECKS[name] = CheckEntry(factory, options)
         return factory
 
     return decorate
 
 
 def registered_checks() -> list[str]:
+    load_plugins("edge_audit.checks")
     return sorted(_CHECKS)
 
 
-def make_check(name: str, context: CheckContext, options: Mapping[str, Any]) -> CheckFn:
+def _entry(name: str) -> CheckEntry:
+    load_plugins("edge_audit.checks")
     try:
-        factory = _CHECKS[name]
+        return _CHECKS[name]
     except KeyError:
         raise ConfigError(f"unknown check {name!r}; registered: {', '.join(registered_checks())}") from None
-    try:
-        return factory(context, **dict(options))
-    except TypeError as err:
-        raise ConfigError(f"check {name!r}: bad options: {err}") from None
+
+
+def check_options(name: str) -> type[Options]:
+    """The options model of the check ``name``."""
+    return _entry(name).options
+
+
+def make_check(name: str, context: CheckContext, options: Mapping[str, Any]) -> CheckFn:
+    entry = _entry(name)
+    return entry.factory(context, validate_options("check", name, entry.options, options))

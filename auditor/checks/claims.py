@@ -18,6 +18,9 @@ so a message seen by many edges is analysed once.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
 
 from ..claims import (
     SEVERITY,
@@ -37,8 +40,8 @@ from ..claims import (
     rows,
 )
 from ..edges import Edge, Quote, UpstreamItem
-from ..errors import ConfigError
-from ._finding import Finding, Status
+from ..options import Options
+from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
@@ -131,20 +134,16 @@ class ClaimCheck:
         return findings
 
 
-@register_check(NAME)
-def claims_v1(context: CheckContext, tools: str | None = None, kinds: list[str] | tuple[str, ...] = KINDS,
-              invented: str = "fail", entry_points: str = "skip") -> CheckFn:
-    unknown = sorted(set(kinds) - set(KINDS))
-    if unknown:
-        raise ConfigError(f"{NAME}: unknown claim kinds {unknown}; use {', '.join(KINDS)}")
-    if invented not in ("fail", "warn"):
-        raise ConfigError(f"{NAME}: invented must be fail or warn, not {invented!r}")
-    if entry_points not in ("skip", "check"):
-        raise ConfigError(f"{NAME}: entry_points must be skip or check, not {entry_points!r}")
-    path = None
-    if tools is not None:
-        path = Path(tools)
-        if not path.is_absolute() and context.config_dir is not None:
-            path = context.config_dir / path
-    status: Status = "fail" if invented == "fail" else "warn"
-    return ClaimCheck(load_tool_semantics(path), frozenset(kinds), status, entry_points)
+class ClaimsOptions(Options):
+    tools: str | None = Field(default=None, description="A tool semantics file (schema edge-audit.tools.v1); "
+                                                        "null = the built-in one")
+    kinds: list[ClaimKind] = Field(default=list(KINDS), description="The claim kinds checked")
+    invented: FailOrWarn = Field(default="fail", description="Status of a claim nothing supports")
+    entry_points: Literal["skip", "check"] = Field(default="skip", description="Check the first message of a "
+                                                   "pipeline too (its source saw nothing)")
+
+
+@register_check(NAME, ClaimsOptions)
+def claims_v1(context: CheckContext, options: ClaimsOptions) -> CheckFn:
+    path = None if options.tools is None else context.resolve(options.tools, Path())
+    return ClaimCheck(load_tool_semantics(path), frozenset(options.kinds), options.invented, options.entry_points)

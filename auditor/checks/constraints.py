@@ -36,12 +36,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
+
+from pydantic import Field
 
 from ..edges import Edge, KeyedText, Quote, event_texts
-from ..errors import ConfigError
 from ..nlp import (
     Directive,
-    Forms,
     Key,
     Sentence,
     Strength,
@@ -51,20 +52,21 @@ from ..nlp import (
     squash,
     text_forms,
 )
+from ..options import Options
 from ._carrier import Reading, Unit, read_units, unit_clauses
+from ._constraint_align import (
+    AlignUnit,
+    aligned_units,
+    bound_lost,
+    may_align,
+    specific,
+)
 from ._constraint_sources import is_constraint, looks_imperative
-from ._finding import Finding, Status
+from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
 _SOURCES = ("message",)
-#: Least weighted share of a constraint's keys that a carrier clause must hold.
-ALIGN = 0.4
-#: Least share of a sentence's content words a handoff must share for the sentence to be parsed,
-#: when the receiver saw it (a cheap necessary condition of alignment).
-MAY_ALIGN = 0.25
-#: Least share of a bounded constraint's other keys a sentence must carry to restate it without its bound.
-LOOSE = 0.6
 #: Most weighted share of a constraint's keys a whole handoff may hold for ``dropped``.
 DROP = 0.25
 
@@ -77,26 +79,6 @@ class Constraint:
     sentence: str
 
 
-@dataclass(frozen=True)
-class _Unit:
-    """A stretch of the handoff a constraint may be restated in: one sentence, two adjacent
-    sentences (a restatement split in two), or a code block (config written out)."""
-
-    text: KeyedText
-    sentences: tuple[Sentence, ...]
-    start: int
-    end: int
-    forms: Forms
-    code: bool = False
-
-    @property
-    def words(self) -> str:
-        return self.text.text[self.start:self.end]
-
-    def quote(self) -> Quote:
-        return Quote(self.text.event_id, self.text.field, self.start, self.end, self.words)
-
-
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
 
@@ -107,7 +89,7 @@ class ConstraintCheck:
         self.min_strength = min_strength
         self.sources = sources
         self.dropped_if_receiver_saw = dropped_if_receiver_saw
-        self._units: dict[str, tuple[_Unit, ...]] = {}
+        self._units: dict[str, tuple[AlignUnit, ...]] = {}
         self._sentence_forms: dict[str, frozenset[str]] = {}
         self._candidate_cache: dict[str, list[Sentence]] = {}
 
@@ -122,7 +104,7 @@ class ConstraintCheck:
             constraints = self.constraints(edge)
             units = self._handoff_units(edge) if constraints else ()
             for constraint in constraints:
-                for unit, _, _ in _aligned(constraint.directive.keys, units):
+                for unit, _, _ in aligned_units(constraint.directive.keys, units):
                     needed.update(((s.text_key, s.index), s) for s in unit.sentences)
         self.analyzer.directives(list(needed.values()), self.min_strength)
 
@@ -162,7 +144,7 @@ class ConstraintCheck:
                 if candidates and item.event_id in edge.receiver_saw:
                     if handoff is None:
                         handoff = self._handoff_forms(edge)
-                    candidates = [c for c in candidates if _may_align(self._forms(c), handoff)]
+                    candidates = [c for c in candidates if may_align(self._forms(c), handoff)]
                 out.append((text, item.author, candidates))
         return out
 
@@ -187,23 +169,23 @@ class ConstraintCheck:
                                                or looks_imperative(s.masked)]
         return self._candidate_cache[text.key]
 
-    def _handoff_units(self, edge: Edge) -> tuple[_Unit, ...]:
+    def _handoff_units(self, edge: Edge) -> tuple[AlignUnit, ...]:
         message = edge.message
         key = f"{edge.trace_id}/{message.id}"
         if key not in self._units:
             texts = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
-            units: list[_Unit] = []
+            units: list[AlignUnit] = []
             observed = _observed(edge)
             for text in texts:
                 if observed and text.field == "content":
                     text = replace(text, text=_blank(text.text, observed))
                 sentences = self.analyzer.sentences(text.key + "#own" if observed else text.key, text.text)
                 for s in sentences:
-                    units.append(_Unit(text, (s,), s.start, s.end, text_forms(s.text)))
+                    units.append(AlignUnit(text, (s,), s.start, s.end, text_forms(s.text)))
                 for a, b in zip(sentences, sentences[1:], strict=False):
-                    units.append(_Unit(text, (a, b), a.start, b.end, text_forms(text.text[a.start:b.end])))
+                    units.append(AlignUnit(text, (a, b), a.start, b.end, text_forms(text.text[a.start:b.end])))
                 for m in _FENCE.finditer(text.text):
-                    units.append(_Unit(text, (), m.start(1), m.end(1), text_forms(m.group(1)), code=True))
+                    units.append(AlignUnit(text, (), m.start(1), m.end(1), text_forms(m.group(1)), code=True))
             self._units[key] = tuple(units)
         return self._units[key]
 
@@ -216,7 +198,7 @@ class ConstraintCheck:
         judged = (self._judge(edge, c, units, structured) for c in constraints)
         return [f for f in judged if f is not None]
 
-    def _judge(self, edge: Edge, constraint: Constraint, units: tuple[_Unit, ...],
+    def _judge(self, edge: Edge, constraint: Constraint, units: tuple[AlignUnit, ...],
                structured: bool) -> Finding | None:
         """The finding for one constraint; None when the handoff does not restate it and the
         receiver saw the original itself: nothing was lost on this edge, and nothing to grade."""
@@ -229,10 +211,10 @@ class ConstraintCheck:
         }
         mentions = tuple(dict.fromkeys(u.quote() for u in units if len(u.sentences) == 1 and any(
             u.forms.has(k) for k in keys if k.strong or k.kind == "noun")))
-        aligned = _aligned(keys, units) if _specific(keys) else []
+        aligned = aligned_units(keys, units) if specific(keys) else []
         if not aligned and constraint.quote.event_id in edge.receiver_saw:
             return None
-        if not _specific(keys):
+        if not specific(keys):
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "nothing specific to match deterministically; needs the semantic grader",
                            constraint.quote, (), mentions, details)
@@ -259,7 +241,7 @@ class ConstraintCheck:
             return Finding(NAME, edge.id, verdict, status, why, constraint.quote, quotes,
                            tuple(m for m in mentions if m not in quotes), details)
         whole = text_forms(edge.message.content + " " + " ".join(u.words for u in units if u.text.field != "content"))
-        loose = _bound_lost(keys, units, constraint.sentence, whole)
+        loose = bound_lost(keys, units, constraint.sentence, whole)
         if loose:
             sentences = [s for u, _ in loose for s in u.sentences]
             parsed = dict(zip(((s.text_key, s.index) for s in sentences),
@@ -330,42 +312,7 @@ def _blank(text: str, pieces: tuple[str, ...]) -> str:
     return text
 
 
-def _may_align(sentence: frozenset[str], handoff: frozenset[str]) -> bool:
-    """Whether a sentence could align with a handoff at all: it shares a number, or two content
-    words making up a fair share (``MAY_ALIGN``) of its own (alignment needs ``ALIGN`` of its keys)."""
-    stems = [f for f in sentence if f[0] not in "=#"]
-    shared = [f for f in stems if f in handoff]
-    return any(f[0] == "#" and f in handoff for f in sentence) or (
-        len(shared) >= 2 and len(shared) >= MAY_ALIGN * len(stems))
-
-
-def _specific(keys: tuple[Key, ...]) -> bool:
-    return any(k.strong for k in keys) or sum(k.weight for k in keys if k.kind in ("noun", "action")) >= 2
-
-
-def _aligned(keys: tuple[Key, ...], units: tuple[_Unit, ...]) -> list[tuple[_Unit, float, tuple[Key, ...]]]:
-    """The units a constraint aligns with, best first: every sentence (or code block) holding at
-    least ``ALIGN`` of its key weight, two keys or a strong one, and every number and identifier
-    outside brackets; failing any, the best such pair of adjacent sentences. Aligned structured
-    ``constraints`` items come first and alone."""
-    structured = tuple(u for u in units if u.text.field.startswith("structured."))
-    if structured and len(structured) < len(units):
-        found = _aligned(keys, structured)
-        if found:
-            return found
-        units = tuple(u for u in units if u not in structured)
-    exact = [k for k in keys if k.kind in ("number", "code") and not k.aside]
-    scored = []
-    for unit in units:
-        share, hit = coverage(keys, unit.forms)
-        if share >= ALIGN and (len(hit) >= 2 or any(k.strong for k in hit)) and all(k in hit for k in exact):
-            scored.append((unit, share, hit))
-    singles = [x for x in scored if len(x[0].sentences) <= 1]
-    chosen = singles or ([max(scored, key=lambda x: x[1])] if scored else [])
-    return sorted(chosen, key=lambda x: -x[1])
-
-
-def _reading(c: Directive, sentence: str, aligned: list[tuple[_Unit, tuple[Key, ...]]],
+def _reading(c: Directive, sentence: str, aligned: list[tuple[AlignUnit, tuple[Key, ...]]],
              parsed: dict[tuple[str, int], tuple[Directive, ...]], numbers: bool = True) -> Reading:
     """Read the aligned units' clauses (``_carrier``) against the constraint."""
     units = [Unit(u.words, unit_clauses(u.words), hit,
@@ -374,43 +321,16 @@ def _reading(c: Directive, sentence: str, aligned: list[tuple[_Unit, tuple[Key, 
     return read_units(c, sentence, units, numbers)
 
 
-_BOUND = re.compile(r"\b(?:at least|at most|within|under|over|no more than|no less than|max(?:imum)?|min(?:imum)?|"
-                    r"up to|less than|more than|fewer than|exceed|below|above|capped at|limit)\b")
+class ConstraintsOptions(Options):
+    min_strength: Literal["absolute", "recommended", "permitted"] = Field(
+        default="absolute", description="The weakest upstream cue that makes a constraint")
+    sources: list[Literal["system_prompt", "message"]] = Field(
+        default=["message"], description="Where upstream constraints are looked for (tool output is never a source)")
+    dropped_if_receiver_saw: FailOrWarn = Field(
+        default="warn", description="Status of a dropped constraint the receiver saw itself")
 
 
-def _bound_lost(keys: tuple[Key, ...], units: tuple[_Unit, ...], sentence: str,
-                whole: Forms) -> list[tuple[_Unit, tuple[Key, ...]]]:
-    """Sentences that restate a bounded constraint without its bound: they carry at least
-    ``LOOSE`` of its other keys (the action among them), while its number appears nowhere in
-    the handoff ("keep the old cluster around for a few days" for "for at least 7 days")."""
-    numbers = [k for k in keys if k.kind == "number" and not k.aside]
-    if not numbers or not _BOUND.search(sentence.lower()) or any(whole.has(k) for k in numbers):
-        return []
-    rest = tuple(k for k in keys if k.kind != "number")
-    actions = [k for k in rest if k.kind == "action"]
-    out = []
-    for unit in units:
-        if unit.code or len(unit.sentences) != 1:
-            continue
-        share, hit = coverage(rest, unit.forms)
-        if share >= LOOSE and len(hit) >= 2 and all(a in hit for a in actions):
-            out.append((unit, share, hit))
-    return [(u, h) for u, _, h in sorted(out, key=lambda x: -x[1])]
-
-
-@register_check(NAME)
-def constraints_v1(context: CheckContext, min_strength: str = "absolute",
-                   sources: list[str] | tuple[str, ...] = _SOURCES,
-                   dropped_if_receiver_saw: str = "warn") -> CheckFn:
-    try:
-        strength = Strength[min_strength.upper()]
-    except KeyError:
-        raise ConfigError(f"{NAME}: min_strength must be absolute, recommended or permitted, "
-                          f"not {min_strength!r}") from None
-    bad = [s for s in sources if s not in ("system_prompt", "message")]
-    if bad:
-        raise ConfigError(f"{NAME}: unknown sources {bad}; use system_prompt, message (tool output is never a source)")
-    if dropped_if_receiver_saw not in ("fail", "warn"):
-        raise ConfigError(f"{NAME}: dropped_if_receiver_saw must be fail or warn")
-    status: Status = "fail" if dropped_if_receiver_saw == "fail" else "warn"
-    return ConstraintCheck(context.analyzer, strength, tuple(sources), status)
+@register_check(NAME, ConstraintsOptions)
+def constraints_v1(context: CheckContext, options: ConstraintsOptions) -> CheckFn:
+    return ConstraintCheck(context.analyzer, Strength[options.min_strength.upper()], tuple(options.sources),
+                           options.dropped_if_receiver_saw)

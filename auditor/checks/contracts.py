@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pydantic import Field
+
 from ..contracts import STAGES, Graded, contract_files, grade_trace, load_contracts, unpermitted
 from ..edges import Edge, Quote
-from ..errors import ConfigError
+from ..options import Options
 from ..trace import Trace
-from ._finding import Finding, Status
+from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, Unit, register_check
 
 NAME = "edge-audit.contracts.v1"
@@ -84,17 +86,15 @@ class ContractCheck:
         return out
 
 
-@register_check(NAME)
-def contracts_v1(context: CheckContext, contracts: str | None = None, unpermitted: str = "fail") -> CheckFn:
-    if unpermitted not in ("fail", "warn"):
-        raise ConfigError(f"{NAME}: unpermitted must be fail or warn, not {unpermitted!r}")
-    if contracts is None:
-        # the project's config/contracts, never the working directory's: no project, no contracts
-        folder = (context.project_dir / "config" / "contracts" if context.project_dir is not None
-                  else Path("/nonexistent/edge-audit/contracts"))
-    else:
-        folder = Path(contracts)
-        if not folder.is_absolute() and context.config_dir is not None:
-            folder = context.config_dir / folder
-    status: Status = "fail" if unpermitted == "fail" else "warn"
-    return ContractCheck(folder, status)
+class ContractsOptions(Options):
+    contracts: str | None = Field(default=None, description="The contracts folder; null = config/contracts in "
+                                                            "the project root (none without a project)")
+    unpermitted: FailOrWarn = Field(default="fail", description="Status of a key the contract does not permit")
+
+
+@register_check(NAME, ContractsOptions)
+def contracts_v1(context: CheckContext, options: ContractsOptions) -> CheckFn:
+    # the project's config/contracts, never the working directory's: no project, no contracts
+    default = (context.project_dir / "config" / "contracts" if context.project_dir is not None
+               else Path("/nonexistent/edge-audit/contracts"))
+    return ContractCheck(context.resolve(options.contracts, default), options.unpermitted)

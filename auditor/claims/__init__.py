@@ -1,7 +1,8 @@
 """Checkable claims in handoffs and their grounding against the trace's evidence."""
 
+from ..edges import EvidenceText
 from ._extract import Claim, ClaimKind, extract_claims
-from ._ground import Evidence, EvidenceText, Run, ground, make_run
+from ._ground import Evidence, Run, ground, make_run
 from ._rows import Row, records, rows
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
 from ._verdicts import SEVERITY, STATUS, VERDICTS, Grounding, Verdict

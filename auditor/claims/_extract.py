@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ..nlp._text import mask, split_sentences
+from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import Quantity, clocks, dates, quantities

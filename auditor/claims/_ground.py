@@ -23,7 +23,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..edges import Quote
+from ..edges import EvidenceText, Quote
 from ..trace import ObservationCapture, ToolCall
 from ._actions import ground_action
 from ._extract import Claim
@@ -33,13 +33,6 @@ from ._states import ground_state
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
 from ._verdicts import Grounding, Verdict, under_capture
 from .parsers import http_statuses
-
-
-@dataclass(frozen=True)
-class EvidenceText:
-    event_id: str
-    field: str
-    text: str
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from ..trace import ToolCall
 from .parsers import read
 
 Category = Literal["tests", "lint", "typecheck", "build", "ci", "execution"]
-RESULT_CATEGORIES: tuple[Category, ...] = ("tests", "lint", "typecheck", "build", "ci")
 DEFAULT_TOOLS_FILE = Path(__file__).with_name("default_tools.yaml")
 
 

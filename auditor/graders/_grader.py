@@ -12,9 +12,11 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, create_model
 
 from ..checks import Finding, Status
-from ..edges import Edge, Quote
+from ..edges import Edge, EventText, Quote
 from ..errors import ConfigError
-from ._types import EvidenceBlock, Item, Job, UnmeasuredReason
+from ..options import Options, OptionsT, validate_options
+from ..plugins import load_plugins
+from ._types import Item, Job, UnmeasuredReason
 from ._verify import is_none, verify_quote
 
 
@@ -33,11 +35,22 @@ class Judged:
     problem: str | None = None
 
 
+@dataclass(frozen=True)
+class Selection:
+    """The deterministic findings a grader decides: those of one check (its registry name, from
+    the check's module) with one of some verdicts."""
+
+    check: str
+    verdicts: frozenset[str] = frozenset({"needs_semantic"})
+
+    def __call__(self, finding: Finding) -> bool:
+        return finding.check == self.check and finding.verdict in self.verdicts
+
+
 class Grader(Protocol):
     name: str
     output: type[BaseModel]
-
-    def selects(self, finding: Finding) -> bool: ...
+    selects: Selection
 
     def output_for(self, job: Job) -> type[BaseModel]: ...
 
@@ -46,31 +59,47 @@ class Grader(Protocol):
     def judge(self, job: Job, output: BaseModel) -> list[Judged]: ...
 
 
-GraderFactory = Callable[..., Grader]
-_GRADERS: dict[str, GraderFactory] = {}
+@dataclass(frozen=True)
+class GraderEntry:
+    factory: Callable[[Any], Grader]
+    options: type[Options]
 
 
-def register_grader(name: str) -> Callable[[GraderFactory], GraderFactory]:
-    def decorate(factory: GraderFactory) -> GraderFactory:
-        _GRADERS[name] = factory
+_GRADERS: dict[str, GraderEntry] = {}
+
+
+def register_grader(name: str, options: type[OptionsT]) -> Callable[
+        [Callable[[OptionsT], Grader]], Callable[[OptionsT], Grader]]:
+    """Register ``factory(options)`` under ``name``, its options validated by ``options``."""
+
+    def decorate(factory: Callable[[OptionsT], Grader]) -> Callable[[OptionsT], Grader]:
+        _GRADERS[name] = GraderEntry(factory, options)
         return factory
 
     return decorate
 
 
 def registered_graders() -> list[str]:
+    load_plugins("edge_audit.graders")
     return sorted(_GRADERS)
 
 
-def make_grader(name: str, options: Mapping[str, Any]) -> Grader:
+def _entry(name: str) -> GraderEntry:
+    load_plugins("edge_audit.graders")
     try:
-        factory = _GRADERS[name]
+        return _GRADERS[name]
     except KeyError:
         raise ConfigError(f"unknown grader {name!r}; registered: {', '.join(registered_graders())}") from None
-    try:
-        return factory(**dict(options))
-    except TypeError as err:
-        raise ConfigError(f"grader {name!r}: bad options: {err}") from None
+
+
+def grader_options(name: str) -> type[Options]:
+    """The options model of the grader ``name``."""
+    return _entry(name).options
+
+
+def make_grader(name: str, options: Mapping[str, Any]) -> Grader:
+    entry = _entry(name)
+    return entry.factory(validate_options("grader", name, entry.options, options))
 
 
 def for_items(grades: type[BaseModel], judgement: type[BaseModel], job: Job) -> type[BaseModel]:
@@ -95,7 +124,7 @@ def cap(text: str, limit: int) -> str:
 
 
 def judge_items(job: Job, judgements: Sequence[Any], *, status_of: Mapping[str, Status],
-                needs_quote: frozenset[str], blocks_for: Callable[[Any], tuple[EvidenceBlock, ...] | None]) -> list[Judged]:
+                needs_quote: frozenset[str], blocks_for: Callable[[Any], tuple[EventText, ...] | None]) -> list[Judged]:
     """Map one structured output onto the job's items.
 
     A verdict in ``needs_quote`` stands only with a verified quote; any other verdict stands

@@ -86,7 +86,13 @@ def register_provider(name: str) -> Callable[[ProviderFactory], ProviderFactory]
 
 
 def provider_for(model: str, cassettes: Cassettes | None = None, replay: bool = False) -> Provider:
-    name = "replay" if replay else "mock" if model.startswith("mock/") else "litellm"
+    """replay in replay mode; else the provider a model string's prefix names (``mock/...``, or a
+    plugin's); else LiteLLM."""
+    from ..plugins import load_plugins
+
+    load_plugins("edge_audit.providers")
+    prefix = model.split("/", 1)[0]
+    name = "replay" if replay else prefix if prefix in _PROVIDERS and prefix != "replay" else "litellm"
     return _PROVIDERS[name](cassettes)
 
 
@@ -106,6 +112,14 @@ def _litellm() -> Any:
     # instructor logs every failed attempt at ERROR; each failure is reported in the findings instead.
     logging.getLogger("instructor").setLevel(logging.CRITICAL)
     return litellm
+
+
+def count_tokens(model: str, content: str | list[dict[str, str]]) -> int:
+    """The tokens of a text, or of chat messages, with ``model``'s tokenizer as LiteLLM knows it
+    (its default tokenizer for a model it does not know)."""
+    if isinstance(content, str):
+        return int(_litellm().token_counter(model=model, text=content))
+    return int(_litellm().token_counter(model=model, messages=content))
 
 
 def _classify(err: BaseException) -> GraderError:

@@ -15,14 +15,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..defaults import origin
 from ..errors import ConfigError
+from ._types import RubricRef
 
 LOCK_FILE = "rubrics.lock.json"
 _NAME = re.compile(r"^(?P<id>[a-z0-9_]+)\.v(?P<version>[1-9][0-9]*)$")
@@ -59,10 +61,16 @@ class Rubric:
     spec: RubricFile
     prompt: str
     path: Path
+    prompt_path: Path
 
     @property
     def name(self) -> str:
         return f"{self.id}.v{self.version}"
+
+    @property
+    def ref(self) -> RubricRef:
+        """What a finding graded with this rubric names: id, version, hash and the files used."""
+        return RubricRef(self.id, self.version, self.hash, str(self.path), str(self.prompt_path), origin(self.path))
 
     def render(self, variables: Mapping[str, Any]) -> list[dict[str, str]]:
         """The chat messages for one request: the rubric's system message and the rendered prompt."""
@@ -93,15 +101,25 @@ def content_hash(spec: RubricFile, prompt: str, output_schema: Mapping[str, Any]
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def load_rubric(name: str, rubrics_dir: Path, prompts_dir: Path, output_schema: Mapping[str, Any]) -> Rubric:
-    """Load ``<rubrics_dir>/<name>.yaml`` and ``<prompts_dir>/<name>.jinja`` (name: ``id.vN``)."""
+Dirs = Path | Sequence[Path]
+
+
+def find_file(dirs: Dirs, filename: str) -> Path:
+    """``filename`` in the first of ``dirs`` that has it (else in the first: the error names it)."""
+    folders = [dirs] if isinstance(dirs, Path) else list(dirs)
+    return next((d / filename for d in folders if (d / filename).is_file()), folders[0] / filename)
+
+
+def load_rubric(name: str, rubrics_dirs: Dirs, prompts_dirs: Dirs, output_schema: Mapping[str, Any]) -> Rubric:
+    """Load ``<name>.yaml`` and ``<name>.jinja`` (name: ``id.vN``), each from the first of its
+    folders that has it (a project's own, then the packaged defaults)."""
     import yaml
 
     match = _NAME.match(name)
     if not match:
         raise ConfigError(f"rubric name {name!r} must look like <id>.v<N>, e.g. constraint_grader.v1")
-    path = rubrics_dir / f"{name}.yaml"
-    prompt_path = prompts_dir / f"{name}.jinja"
+    path = find_file(rubrics_dirs, f"{name}.yaml")
+    prompt_path = find_file(prompts_dirs, f"{name}.jinja")
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         prompt = prompt_path.read_text(encoding="utf-8")
@@ -116,11 +134,12 @@ def load_rubric(name: str, rubrics_dir: Path, prompts_dir: Path, output_schema: 
         raise ConfigError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
     if spec.id != match["id"] or spec.version != int(match["version"]):
         raise ConfigError(f"{path}: id/version ({spec.id} v{spec.version}) do not match the file name")
-    return Rubric(spec.id, spec.version, content_hash(spec, prompt, output_schema), spec, prompt, path)
+    return Rubric(spec.id, spec.version, content_hash(spec, prompt, output_schema), spec, prompt, path, prompt_path)
 
 
-def rubric_names(rubrics_dir: Path) -> list[str]:
-    return sorted(p.stem for p in rubrics_dir.glob("*.yaml") if _NAME.match(p.stem))
+def rubric_names(rubrics_dirs: Dirs) -> list[str]:
+    folders = [rubrics_dirs] if isinstance(rubrics_dirs, Path) else list(rubrics_dirs)
+    return sorted({p.stem for d in folders for p in d.glob("*.yaml") if _NAME.match(p.stem)})
 
 
 def read_lock(rubrics_dir: Path) -> dict[str, str]:

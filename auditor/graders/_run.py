@@ -19,19 +19,16 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from ..config import LlmMode
 from ..errors import GraderError
 from ._grader import Grader, Judged
 from ._providers import ModelSettings, Provider, Request, provider_for
 from ._rubric import Rubric
 from ._store import Cache, Cassettes, KeyParts, Stored
 from ._types import Job, RubricRef, SemanticFinding, Source, UnmeasuredReason, Usage
-
-Mode = Literal["off", "live", "record", "replay"]
-MODES: tuple[Mode, ...] = ("off", "live", "record", "replay")
 
 
 @dataclass(frozen=True)
@@ -48,7 +45,7 @@ class GraderSpec:
         if self.rubric is None:
             rid, _, version = self.rubric_name.rpartition(".v")
             return RubricRef(rid, int(version) if version.isdigit() else 0, None)
-        return RubricRef(self.rubric.id, self.rubric.version, self.rubric.hash)
+        return self.rubric.ref
 
 
 @dataclass(frozen=True)
@@ -76,7 +73,7 @@ class Accounting:
 
 
 class SemanticRunner:
-    def __init__(self, mode: Mode, settings: ModelSettings, *, cache: Cache | None = None,
+    def __init__(self, mode: LlmMode, settings: ModelSettings, *, cache: Cache | None = None,
                  cassettes: Cassettes | None = None, max_cost: float | None = None, concurrency: int = 4) -> None:
         self.mode = mode
         self.settings = settings

@@ -5,15 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..config import AuditConfig, SemanticConfig
+from ..defaults import search_path
 from ..errors import ConfigError
 from ._grader import make_grader
 from ._providers import ModelSettings
 from ._rubric import Rubric, load_rubric
 from ._run import GraderSpec, SemanticRunner
 from ._store import Cache, Cassettes, default_cache_dir
-
-#: The project folder holding rubrics/ and prompts/ (a source checkout or editable install).
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 def _resolve(value: str | None, default: Path, base: Path | None) -> Path:
@@ -23,10 +21,17 @@ def _resolve(value: str | None, default: Path, base: Path | None) -> Path:
     return path if path.is_absolute() or base is None else base / path
 
 
-def rubric_dirs(config: AuditConfig) -> tuple[Path, Path]:
+def _project(value: str | None, base: Path | None) -> Path | None:
+    return None if value is None else _resolve(value, Path(value), base)
+
+
+def rubric_dirs(config: AuditConfig) -> tuple[tuple[Path, ...], tuple[Path, ...]]:
+    """The folders searched for rubrics and for prompts: the project's own first (the config's
+    ``rubrics_dir``/``prompts_dir``, else ``rubrics/``/``prompts/`` in the working directory),
+    then the packaged defaults."""
     s = config.semantic
-    return (_resolve(s.rubrics_dir, PROJECT_DIR / "rubrics", config.base_dir),
-            _resolve(s.prompts_dir, PROJECT_DIR / "prompts", config.base_dir))
+    return (search_path("rubrics", _project(s.rubrics_dir, config.base_dir)),
+            search_path("prompts", _project(s.prompts_dir, config.base_dir)))
 
 
 def cassettes_dir(config: AuditConfig) -> Path:

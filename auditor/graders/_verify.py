@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..edges import Quote
+from ..edges import EventText, Quote
 from ..redact import MASK, redact_text
-from ._types import EvidenceBlock
 
 NONE = "NONE"
 #: Shorter quotes (after normalisation) are never accepted as evidence.
@@ -81,7 +80,7 @@ class QuoteCheck:
     problem: str | None = None
 
 
-def verify_quote(quote: str, blocks: tuple[EvidenceBlock, ...], about: str) -> QuoteCheck:
+def verify_quote(quote: str, blocks: tuple[EventText, ...], about: str) -> QuoteCheck:
     """Verify ``quote`` against ``blocks`` (the evidence it claims to come from)."""
     if is_none(quote):
         return QuoteCheck(False, None, "no quote given")
@@ -96,5 +95,5 @@ def verify_quote(quote: str, blocks: tuple[EvidenceBlock, ...], about: str) -> Q
                 return QuoteCheck(False, found, "the quote occurs in the evidence but shares no content word "
                                                 "with the item it is said to support")
             return QuoteCheck(True, found)
-    where = ", ".join(b.block_id for b in blocks) or "no evidence"
+    where = ", ".join(b.key for b in blocks) or "no evidence"
     return QuoteCheck(False, None, f"the quote does not occur in {where}")

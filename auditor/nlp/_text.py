@@ -28,7 +28,6 @@ _CAPS_CUES = re.compile(
     r"NO|RECOMMENDED|OPTIONAL|MANDATORY|PROHIBITED|FORBIDDEN|AVOID|ENSURE)\b"
 )
 
-CODE_KINDS = ("code", "url", "call", "path", "identifier")
 
 
 @dataclass(frozen=True)

@@ -4,27 +4,22 @@ from ._junit import to_junit
 from ._markdown import to_markdown
 from ._model import (
     REPORT_SCHEMA_VERSION,
+    EdgeKind,
     EdgeModel,
-    FindingModel,
-    IgnoredContextModel,
+    EdgeStatus,
     InputErrorModel,
-    LegModel,
-    QuestionModel,
-    QuoteModel,
     Report,
     RouteSufficiencyModel,
-    RubricRefModel,
     Section,
-    SemanticFindingModel,
     SemanticSection,
     SkippedModel,
-    SufficiencyModel,
     Summary,
     TraceModel,
     UsageModel,
 )
+from ._sufficiency import route_summary
 from ._terminal import print_terminal
-from ._text import route_gated
+from ._text import plural, route_gated
 
 
 def to_json(report: Report) -> str:
@@ -32,7 +27,7 @@ def to_json(report: Report) -> str:
 
 
 __all__ = [
-    "REPORT_SCHEMA_VERSION", "EdgeModel", "FindingModel", "IgnoredContextModel", "InputErrorModel", "LegModel", "QuestionModel",
-    "RouteSufficiencyModel", "QuoteModel", "Report", "RubricRefModel",
-    "Section", "SemanticFindingModel", "SemanticSection", "SkippedModel", "SufficiencyModel", "Summary", "TraceModel", "UsageModel", "print_terminal", "route_gated", "to_json", "to_junit", "to_markdown",
+    "REPORT_SCHEMA_VERSION", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "Section",
+    "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "plural", "print_terminal", "route_gated",
+    "route_summary", "to_json", "to_junit", "to_markdown",
 ]

@@ -33,7 +33,8 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
             if edge.kind == "handoff" and findings:
                 boundary = next((f for f in findings if f.verdict != "unpermitted_key"), findings[0])
                 missing = boundary.details.get("missing_keys") or []
-                name = f"{edge.id} [{boundary.verdict}" + (f": {', '.join(missing)}]" if missing else "]")
+                listed = ", ".join(str(k) for k in missing) if isinstance(missing, list) else ""
+                name = f"{edge.id} [{boundary.verdict}" + (f": {listed}]" if listed else "]")
             case = ET.SubElement(suite, "testcase", classname=f"{edge.trace_id}.{edge.source}->{edge.destination}",
                                  name=name)
             totals["tests"] += 1

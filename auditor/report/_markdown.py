@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ._model import EdgeModel, FindingModel, Report
+from ..checks import Finding
+from ._model import EdgeModel, Report
 from ._text import (
     counts_cell,
     finding_lines,
@@ -20,7 +21,7 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ").replace("`", "'")
 
 
-def _edge_section(edges: list[EdgeModel], grouped: dict[str, list[FindingModel]], status: str) -> list[str]:
+def _edge_section(edges: list[EdgeModel], grouped: dict[str, list[Finding]], status: str) -> list[str]:
     """A table of ``edges`` and, for each, its findings of ``status`` with their quotes."""
     out = ["| edge | route | verdicts |", "|---|---|---|"]
     out += [f"| `{_cell(e.id)}` | {_cell(e.source)} → {_cell(e.destination)} | {counts_cell(e.counts)} |"

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ._model import (
-    FindingModel,
-    LegModel,
-    QuoteModel,
-    Report,
-    SemanticFindingModel,
-    SemanticSection,
-    SufficiencyModel,
-)
+from ..checks import Finding
+from ..edges import Quote
+from ..graders import SemanticFinding
+from ..sufficiency import Leg
+from ..sufficiency import Result as SufficiencyResult
+from ._model import Report, SemanticSection
 
 VERDICT_ORDER = ("contradicted", "inverted", "invented", "softened", "dropped", "routing_mismatch",
                  "upstream_context_missing", "packaging_loss", "ingestion_loss", "unpermitted_key", "needs_semantic",
@@ -50,7 +47,7 @@ def _inputs(report: Report) -> str:
     return text + (f", {plural(crashes, 'internal error')}" if crashes else "")
 
 
-def where(quote: QuoteModel) -> str:
+def where(quote: Quote) -> str:
     return f"{quote.event_id}.{quote.field}[{quote.start}:{quote.end}]"
 
 
@@ -59,7 +56,7 @@ def one_line(text: str, limit: int = 240) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def finding_lines(finding: FindingModel) -> list[str]:
+def finding_lines(finding: Finding) -> list[str]:
     """The evidence of one finding as plain lines: upstream quote, then the handoff quotes."""
     lines = []
     if finding.upstream is not None:
@@ -72,8 +69,8 @@ def finding_lines(finding: FindingModel) -> list[str]:
     return lines
 
 
-def findings_by_edge(report: Report) -> dict[str, list[FindingModel]]:
-    grouped: dict[str, list[FindingModel]] = {}
+def findings_by_edge(report: Report) -> dict[str, list[Finding]]:
+    grouped: dict[str, list[Finding]] = {}
     for finding in report.deterministic.findings:
         grouped.setdefault(finding.edge_id, []).append(finding)
     rank = {verdict: i for i, verdict in enumerate(VERDICT_ORDER)}
@@ -84,7 +81,7 @@ def counts_cell(counts: dict[str, int]) -> str:
     return " ".join(f"{v}:{counts[v]}" for v in VERDICT_ORDER if counts.get(v)) or "-"
 
 
-def semantic_line(f: SemanticFindingModel) -> str:
+def semantic_line(f: SemanticFinding) -> str:
     """One semantic finding: verdict, what it grades, provenance, and the quote or the reason."""
     rubric = f"{f.rubric.id}.v{f.rubric.version}" + (f"@{f.rubric.hash}" if f.rubric.hash else "")
     head = f"{f.verdict} ({f.status}) on {f.finding_id} by {f.grader.removeprefix('edge-audit.')} [{rubric}, {f.source}]"
@@ -107,9 +104,9 @@ def usage_line(section: SemanticSection) -> str:
     return "; ".join(parts) + (f"; failed calls: {errors}" if errors else "")
 
 
-def sufficiency_line(r: SufficiencyModel) -> str:
+def sufficiency_line(r: SufficiencyResult) -> str:
     """One sufficiency result: verdict, both legs with their sources, and what was missing."""
-    def leg(name: str, leg: LegModel) -> str:
+    def leg(name: str, leg: Leg) -> str:
         state = leg.degraded_reason if leg.status == "degraded" else leg.status
         return f"{name} {state} ({leg.output_source}/{leg.decision_source})"
 

@@ -3,21 +3,12 @@ context, and the result is scored against what it did in the pipeline (context o
 
 from ._accept import Decision, DegradedReason, by_callable, by_command, deterministic_problems
 from ._case import AgentSpec, Case, Selection, Selector, make_case
-from ._run import (
-    RERUN,
-    REVIEW,
-    Acceptance,
-    Leg,
-    LegJudgement,
-    Question,
-    Result,
-    SufficiencyReview,
-    SufficiencyRunner,
-)
+from ._result import IgnoredContext, Leg, Question, Result, Verdict
+from ._run import RERUN, REVIEW, Acceptance, LegJudgement, SufficiencyReview, SufficiencyRunner
 from ._setup import AgentsFile, load_agents, make_selector, make_sufficiency
 
 __all__ = [
-    "RERUN", "REVIEW", "Acceptance", "AgentSpec", "AgentsFile", "Case", "Decision", "DegradedReason", "Leg", "LegJudgement",
-    "Question", "Result", "Selection", "Selector", "SufficiencyReview", "SufficiencyRunner", "by_callable",
+    "RERUN", "REVIEW", "Acceptance", "AgentSpec", "AgentsFile", "Case", "Decision", "DegradedReason", "IgnoredContext", "Leg", "LegJudgement",
+    "Question", "Result", "Selection", "Selector", "SufficiencyReview", "SufficiencyRunner", "Verdict", "by_callable",
     "by_command", "deterministic_problems", "load_agents", "make_case", "make_selector", "make_sufficiency",
 ]

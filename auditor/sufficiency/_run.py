@@ -25,31 +25,35 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
 from ..checks import CheckFn
 from ..claims import extract_claims
-from ..graders import Job, KeyParts, ModelSettings, Rubric, RubricRef, SemanticRunner, locate
-from ..graders._providers import TextOutput, _litellm
-from ..graders._run import Answer
-from ..graders._verify import is_none
+from ..graders import (
+    Answer,
+    Job,
+    KeyParts,
+    ModelSettings,
+    Rubric,
+    RubricRef,
+    SemanticRunner,
+    TextOutput,
+    count_tokens,
+    is_none,
+    locate,
+)
 from ._accept import Decision, DegradedReason, by_callable, by_command, deterministic_problems
 from ._case import Case
+from ._result import IgnoredContext, Leg, Question, Result, Verdict
 
 RERUN = "edge-audit.sufficiency.rerun.v1"
 REVIEW = "edge-audit.sufficiency.v1"
 #: What a rerun request is; its hash stands in for a rubric hash in the rerun's request key.
 RERUN_PROTOCOL = "edge-audit receiver rerun v1: the receiver's system prompt, then the handoff as the only user message"
-Verdict = Literal["stands_alone", "leaked_context", "broken", "inconclusive"]
 AcceptanceKind = Literal["judge", "callable", "command"]
-
-
-class Question(BaseModel):
-    question: str = Field(description="What the receiver asked, or had to guess, to do the task")
-    missing_field: str = Field(description="The field the handoff should have carried, e.g. invoice_id")
 
 
 class LegJudgement(BaseModel):
@@ -75,47 +79,6 @@ class Acceptance:
 
     def matches(self, route: str) -> bool:
         return fnmatch.fnmatchcase(route, self.route)
-
-
-@dataclass(frozen=True)
-class Leg:
-    status: Literal["pass", "fail", "degraded"]
-    score: float | None
-    output_source: str
-    decision_source: str
-    evidence: str
-    degraded_reason: DegradedReason | None = None
-    output_event: str | None = None
-    output_excerpt: str = ""
-    tokens: int | None = None
-
-
-@dataclass(frozen=True)
-class Result:
-    case: Case
-    verdict: Verdict
-    reason: str
-    off: Leg
-    on: Leg
-    acceptance: str
-    questions: tuple[Question, ...] = ()
-    ignored_context: tuple[tuple[str, str], ...] = ()
-    rubric: RubricRef | None = None
-    model: str = ""
-    receiver_model: str = ""
-    deterministic: tuple[str, ...] = field(default_factory=tuple)
-
-    @property
-    def score_delta(self) -> float | None:
-        return None if self.off.score is None or self.on.score is None else self.on.score - self.off.score
-
-    @property
-    def token_delta(self) -> int | None:
-        return None if self.off.tokens is None or self.on.tokens is None else self.off.tokens - self.on.tokens
-
-    @property
-    def tool_delta(self) -> int:
-        return -self.case.pipeline_tool_calls
 
 
 _FAILURE: dict[str, DegradedReason] = {"llm_off": "runtime_unavailable", "budget_exhausted": "runtime_unavailable",
@@ -170,18 +133,17 @@ class SufficiencyRunner:
 
     def estimate(self, cases: Sequence[Case]) -> tuple[int, int]:
         """An upper estimate of the calls and tokens the run will cost (cache and cassette hits cost nothing)."""
-        litellm = _litellm()
         calls = tokens = 0
         for case in cases:
             if not case.receiver_known:
                 continue
             calls += 2
-            tokens += int(litellm.token_counter(model="gpt-4o-mini", messages=self.rerun_messages(case)))
+            tokens += count_tokens(self.receiver_settings(case).model, self.rerun_messages(case))
             tokens += 2 * self.rerun_max_tokens
             if self.rubric is not None:
                 review = self.rubric.render(self.review_inputs(case, "x" * min(self.rerun_max_tokens * 4,
                                                                                 self.max_output_chars)))
-                tokens += int(litellm.token_counter(model="gpt-4o-mini", messages=review)) + 400
+                tokens += count_tokens(self.runner.settings.model, review) + 400
         return calls, tokens
 
     def run(self, cases: Sequence[Case], progress: Callable[[int, int | None], None] | None = None) -> list[Result]:
@@ -197,14 +159,14 @@ class SufficiencyRunner:
 
     def check(self, case: Case) -> Result:
         acceptance = self._accept(case)
-        rubric = RubricRef(self.rubric.id, self.rubric.version, self.rubric.hash) if self.rubric else None
+        rubric = self.rubric.ref if self.rubric else None
         model = self.runner.settings.model
         receiver_model = self.receiver_settings(case).model
-        on_tokens = self._tokens(case.pipeline_output)
+        on_tokens = self._tokens(case.pipeline_output, receiver_model)
         if not case.receiver_known:
             leg = Leg("degraded", None, "none", "none", f"the receiver {case.destination!r} is not a known agent",
                       "receiver_unknown")
-            return Result(case, "inconclusive", "receiver_unknown", leg, leg, acceptance.kind, rubric=rubric,
+            return Result.of(case, "inconclusive", "receiver_unknown", leg, leg, acceptance.kind, rubric=rubric,
                           model=model, receiver_model=receiver_model)
         job = Job(RERUN, case.edge_id, (), {"handoff": case.handoff}, ())
         rerun = self.runner.call(self.rerun_parts(case), TextOutput, lambda: self.rerun_messages(case), job,
@@ -216,7 +178,7 @@ class SufficiencyRunner:
             return self._verdict(case, off, on, acceptance, (), rubric, model, receiver_model, ())
         assert isinstance(rerun.output, TextOutput)
         isolated = rerun.output.text
-        off_tokens = rerun.usage.completion_tokens or self._tokens(isolated)
+        off_tokens = rerun.usage.completion_tokens or self._tokens(isolated, receiver_model)
         review: SufficiencyReview | None = None
         review_answer: Answer | None = None
         if self.rubric is not None:
@@ -297,11 +259,11 @@ class SufficiencyRunner:
             verdict, reason = "broken", "fails with the handoff alone and in the pipeline"
         else:
             verdict, reason = "inconclusive", "passes with the handoff alone but failed in the pipeline"
-        return Result(case, verdict, reason, off, on, acceptance.kind, questions, self._ignored(case), rubric, model,
+        return Result.of(case, verdict, reason, off, on, acceptance.kind, questions, self._ignored(case), rubric, model,
                       receiver_model, problems)
 
     @staticmethod
-    def _ignored(case: Case) -> tuple[tuple[str, str], ...]:
+    def _ignored(case: Case) -> tuple[IgnoredContext, ...]:
         """Specific things (numbers, identifiers, paths) the receiver used in the pipeline that
         the handoff did not carry but something else it saw did: the leaked context."""
         if not case.pipeline_output:
@@ -315,10 +277,11 @@ class SufficiencyRunner:
             source = next((event for event, text in case.receiver_context if term.lower() in text.lower()), None)
             if source is not None and (source, term) not in found:
                 found.append((source, term))
-        return tuple(found[:5])
+        return tuple(IgnoredContext(event, term) for event, term in found[:5])
 
     @staticmethod
-    def _tokens(text: str | None) -> int | None:
+    def _tokens(text: str | None, model: str) -> int | None:
+        """The tokens of a receiver's output, with the receiver's model's tokenizer."""
         if text is None:
             return None
-        return int(_litellm().token_counter(model="gpt-4o-mini", text=text))
+        return count_tokens(model, text)

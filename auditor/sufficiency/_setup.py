@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from ..checks import CheckContext, make_check
+from ..checks import CheckContext, claims, make_check
 from ..config import AuditConfig
 from ..errors import ConfigError
 from ..graders import SemanticRunner, load_rubric, rubric_dirs
@@ -60,14 +60,14 @@ def make_sufficiency(config: AuditConfig, runner: SemanticRunner, context: Check
     if config.semantic.mode != "off":
         rubrics, prompts = rubric_dirs(config)
         rubric = load_rubric(s.rubric, rubrics, prompts, SufficiencyReview.model_json_schema())
-    claims_options = next((c.options for c in config.checks if c.name == "edge-audit.claims.v1"), {})
-    claims = make_check("edge-audit.claims.v1", context, {**claims_options, "entry_points": "check"})
+    claims_options = next((c.options for c in config.checks if c.name == claims.NAME), {})
+    claim_check = make_check(claims.NAME, context, {**claims_options, "entry_points": "check"})
     acceptance = [Acceptance(a.route, a.kind, _resolve_target(a.kind, a.target, config.base_dir), a.timeout)
                   for a in s.acceptance]
     for a in acceptance:
         if a.kind != "judge" and not a.target:
             raise ConfigError(f"sufficiency.acceptance for route {a.route!r}: kind {a.kind} needs a target")
-    return SufficiencyRunner(runner, rubric, acceptance, claims, s.rerun_max_tokens, s.max_output_chars)
+    return SufficiencyRunner(runner, rubric, acceptance, claim_check, s.rerun_max_tokens, s.max_output_chars)
 
 
 def _resolve_target(kind: str, target: str | None, base: Path | None) -> str | None:

@@ -1,4 +1,5 @@
-"""Traces: the native v1 model, the format importers and the file loader."""
+"""Traces: the native v1 model, the format importers and the file loader. (The OTLP exporter,
+which needs the edges, is ``auditor.integrations.otlp_export``.)"""
 
 from ._load import (
     TRACE_SUFFIXES,
@@ -25,11 +26,10 @@ from ._model import (
     Trace,
     TraceMetadata,
 )
-from ._otlp_export import to_otlp
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
     "TRACE_SUFFIXES", "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
     "ObservationCapture", "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
-    "get_format", "iter_file", "iter_paths", "load_file", "load_paths", "to_otlp",
+    "get_format", "iter_file", "iter_paths", "load_file", "load_paths",
 ]

@@ -12,40 +12,8 @@ build tool banners), ``ci`` (job logs: ``##[error]``, ``Process completed with e
 claim can name, not a pass or a fail.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Reading:
-    family: str
-    passed: bool | None
-    decisive: bool = False
-    counts: tuple[tuple[str, int], ...] = ()
-    line: tuple[int, int] | None = None
-    code: int | None = None
-
-
-Parser = Callable[[str], "Reading | None"]
-PARSERS: dict[str, Parser] = {}
-
-
-def register(family: str) -> Callable[[Parser], Parser]:
-    def add(parser: Parser) -> Parser:
-        PARSERS[family] = parser
-        return parser
-    return add
-
-
-def read(text: str) -> dict[str, Reading]:
-    """Every family whose output ``text`` is, with what it says."""
-    found = {family: parser(text) for family, parser in PARSERS.items()}
-    return {family: reading for family, reading in found.items() if reading is not None}
-
-
-from . import runners  # noqa: E402  (registers the tests and lint parsers)
-from .logs import http_statuses  # noqa: E402  (and the execution and ci parsers)
+from . import runners  # registers the tests and lint parsers
+from ._registry import PARSERS, Reading, read, register
+from .logs import http_statuses  # and the execution and ci parsers
 
 __all__ = ["PARSERS", "Reading", "http_statuses", "read", "register", "runners"]

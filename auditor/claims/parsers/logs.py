@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from . import Reading, register
+from ._registry import Reading, register
 
 _EXITCODE = re.compile(r"exitcode:\s*(-?\d+)\s*\(execution (?:succeeded|failed)\)", re.IGNORECASE)
 _EXEC_FAIL = re.compile(r"^(?:Traceback \(most recent call last\).*|BUILD FAILED.*|npm ERR!.*)$", re.MULTILINE)

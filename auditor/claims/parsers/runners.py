@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from . import Reading, register
+from ._registry import Reading, register
 
 _COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|xpassed|deselected|total)\b",
                     re.IGNORECASE)

@@ -23,7 +23,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
-from ._registry import Record, TraceFormat, register_format
+from ._registry import BY_KEY, Record, TraceFormat, register_format
 from ._spans import native_or_error
 
 _TEXT = frozenset({"TextMessage", "MultiModalMessage", "StopMessage", "ToolCallSummaryMessage"})
@@ -112,4 +112,5 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
 AGENTCHAT = register_format(TraceFormat(
     name="agentchat", registry_name="edge-audit.format.agentchat.v1", detect=_detect, records=_records,
     description="AutoGen AgentChat 0.4+ messages: TextMessage, ToolCallRequest/ExecutionEvent, HandoffMessage",
+    priority=BY_KEY,
 ))

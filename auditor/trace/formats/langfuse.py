@@ -24,7 +24,7 @@ from typing import Any
 
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
-from ._registry import Record, TraceFormat, register_format
+from ._registry import BY_KEY, Record, TraceFormat, register_format
 from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 from .otlp import span_from_attributes
 
@@ -120,4 +120,5 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
 LANGFUSE = register_format(TraceFormat(
     name="langfuse", registry_name="edge-audit.format.langfuse.v1", detect=_detect, records=_records,
     description="Langfuse trace export: {trace, observations[]} with AGENT/TOOL/GENERATION/SPAN, OTel attributes",
+    priority=BY_KEY,
 ))

@@ -22,7 +22,7 @@ from typing import Any
 
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
-from ._registry import Record, TraceFormat, register_format
+from ._registry import BY_KEY, Record, TraceFormat, register_format
 from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 
 _STRUCTURE_NODES = frozenset({"__start__", "__end__", "tools", "agent", "call_model"})
@@ -122,4 +122,5 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
 LANGSMITH = register_format(TraceFormat(
     name="langsmith", registry_name="edge-audit.format.langsmith.v1", detect=_detect, records=_records,
     description="LangSmith runs (JSON array or JSONL): run_type, parent_run_id, dotted_order, LangGraph nodes",
+    priority=BY_KEY,
 ))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._model import TRACE_SCHEMA_ID, Trace
-from ._registry import TraceFormat, register_format
+from ._registry import BY_SCHEMA, TraceFormat, register_format
 
 
 def _detect(document: Any) -> bool:
@@ -23,5 +23,6 @@ NATIVE = register_format(
         detect=_detect,
         convert=_convert,
         description='edge-audit native trace v1 (a JSON object with "schema": "edge-audit.trace.v1")',
+        priority=BY_SCHEMA,
     )
 )

@@ -25,7 +25,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
-from ._registry import Record, TraceFormat, register_format
+from ._registry import BY_KEY, Record, TraceFormat, register_format
 from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
 
 
@@ -140,4 +140,5 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
 OPENAI_AGENTS = register_format(TraceFormat(
     name="openai-agents", registry_name="edge-audit.format.openai-agents.v1", detect=_detect, records=_records,
     description="OpenAI Agents SDK processor JSONL: trace and trace.span objects (agent, generation, function, handoff)",
+    priority=BY_KEY,
 ))

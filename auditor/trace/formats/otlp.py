@@ -37,7 +37,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
-from ._registry import Record, TraceFormat, register_format
+from ._registry import BY_KEY, Record, TraceFormat, register_format
 from ._spans import Msg, Span, SpanKind, ToolCallPart, trace_or_error
 
 _AGENT_OPS = frozenset({"invoke_agent", "invoke_agent.internal", "create_agent"})
@@ -337,4 +337,5 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
 OTLP = register_format(TraceFormat(
     name="otlp", registry_name="edge-audit.format.otlp.v1", detect=_detect, records=_records,
     description="OTLP JSON (file exporter JSONL or one document): OTel GenAI semconv and OpenInference spans",
+    priority=BY_KEY,
 ))

@@ -15,10 +15,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..checks import Finding, Status
-from ..edges import Edge
-from ._grader import Judged, cap, for_items, judge_items, register_grader
-from ._types import EvidenceBlock, Item, Job
+from ..checks import Finding, Status, claims
+from ..edges import Edge, EventText
+from ..options import Options
+from ._grader import Judged, Selection, cap, for_items, judge_items, register_grader
+from ._types import Item, Job
 
 NAME = "edge-audit.claim-grader.v1"
 ClaimVerdict = Literal["supported", "unsupported", "contradicted"]
@@ -40,20 +41,24 @@ class ClaimGrades(BaseModel):
     judgements: list[ClaimJudgement]
 
 
-def _blocks(edge: Edge) -> list[EvidenceBlock]:
-    return [EvidenceBlock("", *f) for item in edge.upstream for f in item.fields() if f[2].strip()]
+def _blocks(edge: Edge) -> list[EventText]:
+    return [EventText(*f) for item in edge.upstream for f in item.fields() if f[2].strip()]
+
+
+class ClaimGraderOptions(Options):
+    max_block_chars: int = Field(default=2000, gt=0, description="Each evidence block shown, at most")
+    max_evidence_chars: int = Field(default=12000, gt=0, description="All evidence blocks shown, at most (the "
+                                                                     "latest are kept)")
 
 
 class ClaimGrader:
     name = NAME
     output: type[BaseModel] = ClaimGrades
+    selects = Selection(claims.NAME)
 
-    def __init__(self, max_block_chars: int = 2000, max_evidence_chars: int = 12000) -> None:
-        self.max_block_chars = max_block_chars
-        self.max_evidence_chars = max_evidence_chars
-
-    def selects(self, finding: Finding) -> bool:
-        return finding.check == "edge-audit.claims.v1" and finding.verdict == "needs_semantic"
+    def __init__(self, options: ClaimGraderOptions) -> None:
+        self.max_block_chars = options.max_block_chars
+        self.max_evidence_chars = options.max_evidence_chars
 
     def output_for(self, job: Job) -> type[BaseModel]:
         return for_items(ClaimGrades, ClaimJudgement, job)
@@ -61,7 +66,7 @@ class ClaimGrader:
     def job(self, edge: Edge, findings: Sequence[tuple[str, Finding]]) -> Job:
         items = tuple(Item(f"k{i}", fid, f.handoff[0].text if f.handoff else f.summary)
                       for i, (fid, f) in enumerate(findings, start=1))
-        kept: list[EvidenceBlock] = []
+        kept: list[EventText] = []
         budget = self.max_evidence_chars
         for block in reversed(_blocks(edge)):
             shown = min(len(block.text), self.max_block_chars)
@@ -70,11 +75,11 @@ class ClaimGrader:
             budget -= shown
             kept.append(block)
         kept.reverse()
-        evidence = tuple(EvidenceBlock(f"E{i}", b.event_id, b.field, b.text) for i, b in enumerate(kept, start=1))
+        evidence = tuple(EventText(b.event_id, b.field, b.text, f"E{i}") for i, b in enumerate(kept, start=1))
         authors = {u.event_id: u.author for u in edge.upstream}
         inputs = {
             "source": edge.source, "destination": edge.destination,
-            "evidence": [{"id": b.block_id, "from": f"{authors.get(b.event_id, b.event_id)} ({b.field})",
+            "evidence": [{"id": b.key, "from": f"{authors.get(b.event_id, b.event_id)} ({b.field})",
                           "text": cap(b.text, self.max_block_chars)} for b in evidence],
             "items": [{"id": item.item_id, "claim": item.text} for item in items],
         }
@@ -82,9 +87,9 @@ class ClaimGrader:
 
     def judge(self, job: Job, output: BaseModel) -> list[Judged]:
         assert isinstance(output, ClaimGrades)
-        by_id = {b.block_id: b for b in job.evidence}
+        by_id = {b.key: b for b in job.evidence}
 
-        def blocks_for(j: ClaimJudgement) -> tuple[EvidenceBlock, ...] | None:
+        def blocks_for(j: ClaimJudgement) -> tuple[EventText, ...] | None:
             block = by_id.get(j.source_id.strip().upper())
             return (block,) if block is not None else None
 
@@ -92,6 +97,4 @@ class ClaimGrader:
                            needs_quote=frozenset({"supported", "contradicted"}), blocks_for=blocks_for)
 
 
-@register_grader(NAME)
-def claim_grader_v1(max_block_chars: int = 2000, max_evidence_chars: int = 12000) -> ClaimGrader:
-    return ClaimGrader(max_block_chars, max_evidence_chars)
+register_grader(NAME, ClaimGraderOptions)(ClaimGrader)

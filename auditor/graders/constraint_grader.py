@@ -14,10 +14,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..checks import Finding, Status
-from ..edges import Edge
-from ._grader import Judged, cap, for_items, judge_items, register_grader
-from ._types import EvidenceBlock, Item, Job
+from ..checks import Finding, Status, constraints
+from ..edges import Edge, EventText
+from ..options import Options
+from ._grader import Judged, Selection, cap, for_items, judge_items, register_grader
+from ._types import Item, Job
 
 NAME = "edge-audit.constraint-grader.v1"
 ConstraintVerdict = Literal["preserved", "softened", "dropped", "contradicted"]
@@ -37,16 +38,19 @@ class ConstraintGrades(BaseModel):
     judgements: list[ConstraintJudgement]
 
 
+class ConstraintGraderOptions(Options):
+    max_handoff_chars: int = Field(default=6000, gt=0, description="The handoff shown, head and tail, at most")
+    context_chars: int = Field(default=240, ge=0, description="Upstream text shown each side of a constraint")
+
+
 class ConstraintGrader:
     name = NAME
     output: type[BaseModel] = ConstraintGrades
+    selects = Selection(constraints.NAME)
 
-    def __init__(self, max_handoff_chars: int = 6000, context_chars: int = 240) -> None:
-        self.max_handoff_chars = max_handoff_chars
-        self.context_chars = context_chars
-
-    def selects(self, finding: Finding) -> bool:
-        return finding.check == "edge-audit.constraints.v1" and finding.verdict == "needs_semantic"
+    def __init__(self, options: ConstraintGraderOptions) -> None:
+        self.max_handoff_chars = options.max_handoff_chars
+        self.context_chars = options.context_chars
 
     def _context(self, edge: Edge, finding: Finding) -> str:
         q = finding.upstream
@@ -71,7 +75,7 @@ class ConstraintGrader:
             "items": [{"id": item.item_id, "constraint": item.text, "context": self._context(edge, f)}
                       for item, (_, f) in zip(items, findings, strict=True)],
         }
-        evidence = (EvidenceBlock("handoff", edge.message.id, "content", edge.message.content),)
+        evidence = (EventText(edge.message.id, "content", edge.message.content, "handoff"),)
         return Job(NAME, edge.id, items, inputs, evidence)
 
     def judge(self, job: Job, output: BaseModel) -> list[Judged]:
@@ -81,6 +85,4 @@ class ConstraintGrader:
                            blocks_for=lambda j: job.evidence)
 
 
-@register_grader(NAME)
-def constraint_grader_v1(max_handoff_chars: int = 6000, context_chars: int = 240) -> ConstraintGrader:
-    return ConstraintGrader(max_handoff_chars, context_chars)
+register_grader(NAME, ConstraintGraderOptions)(ConstraintGrader)

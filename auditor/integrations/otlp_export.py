@@ -21,7 +21,7 @@ import hashlib
 import json
 from typing import Any
 
-from ._model import BROADCAST, HandoffStage, Message, ToolCall, Trace
+from ..trace import BROADCAST, HandoffStage, Message, ToolCall, Trace
 
 
 def _value(value: Any) -> dict[str, Any]:

@@ -1,0 +1,97 @@
+"""Alignment of a constraint with a handoff for ``edge-audit.constraints.v1``: the stretches of
+a handoff a constraint may be restated in, and which of them hold its keys."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..edges import KeyedText, Quote
+from ..nlp import Forms, Key, Sentence, coverage
+
+#: Least weighted share of a constraint's keys that a carrier clause must hold.
+ALIGN = 0.4
+#: Least share of a sentence's content words a handoff must share for the sentence to be parsed,
+#: when the receiver saw it (a cheap necessary condition of alignment).
+MAY_ALIGN = 0.25
+#: Least share of a bounded constraint's other keys a sentence must carry to restate it without its bound.
+LOOSE = 0.6
+
+
+@dataclass(frozen=True)
+class AlignUnit:
+    """A stretch of the handoff a constraint may be restated in: one sentence, two adjacent
+    sentences (a restatement split in two), or a code block (config written out)."""
+
+    text: KeyedText
+    sentences: tuple[Sentence, ...]
+    start: int
+    end: int
+    forms: Forms
+    code: bool = False
+
+    @property
+    def words(self) -> str:
+        return self.text.text[self.start:self.end]
+
+    def quote(self) -> Quote:
+        return Quote(self.text.event_id, self.text.field, self.start, self.end, self.words)
+
+
+def may_align(sentence: frozenset[str], handoff: frozenset[str]) -> bool:
+    """Whether a sentence could align with a handoff at all: it shares a number, or two content
+    words making up a fair share (``MAY_ALIGN``) of its own (alignment needs ``ALIGN`` of its keys)."""
+    stems = [f for f in sentence if f[0] not in "=#"]
+    shared = [f for f in stems if f in handoff]
+    return any(f[0] == "#" and f in handoff for f in sentence) or (
+        len(shared) >= 2 and len(shared) >= MAY_ALIGN * len(stems))
+
+
+def specific(keys: tuple[Key, ...]) -> bool:
+    return any(k.strong for k in keys) or sum(k.weight for k in keys if k.kind in ("noun", "action")) >= 2
+
+
+def aligned_units(keys: tuple[Key, ...], units: tuple[AlignUnit, ...]) -> list[tuple[AlignUnit, float, tuple[Key, ...]]]:
+    """The units a constraint aligns with, best first: every sentence (or code block) holding at
+    least ``ALIGN`` of its key weight, two keys or a strong one, and every number and identifier
+    outside brackets; failing any, the best such pair of adjacent sentences. Aligned structured
+    ``constraints`` items come first and alone."""
+    structured = tuple(u for u in units if u.text.field.startswith("structured."))
+    if structured and len(structured) < len(units):
+        found = aligned_units(keys, structured)
+        if found:
+            return found
+        units = tuple(u for u in units if u not in structured)
+    exact = [k for k in keys if k.kind in ("number", "code") and not k.aside]
+    scored = []
+    for unit in units:
+        share, hit = coverage(keys, unit.forms)
+        if share >= ALIGN and (len(hit) >= 2 or any(k.strong for k in hit)) and all(k in hit for k in exact):
+            scored.append((unit, share, hit))
+    singles = [x for x in scored if len(x[0].sentences) <= 1]
+    chosen = singles or ([max(scored, key=lambda x: x[1])] if scored else [])
+    return sorted(chosen, key=lambda x: -x[1])
+
+
+_BOUND = re.compile(r"\b(?:at least|at most|within|under|over|no more than|no less than|max(?:imum)?|min(?:imum)?|"
+                    r"up to|less than|more than|fewer than|exceed|below|above|capped at|limit)\b")
+
+
+def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: str,
+                whole: Forms) -> list[tuple[AlignUnit, tuple[Key, ...]]]:
+    """Sentences that restate a bounded constraint without its bound: they carry at least
+    ``LOOSE`` of its other keys (the action among them), while its number appears nowhere in
+    the handoff ("keep the old cluster around for a few days" for "for at least 7 days")."""
+    numbers = [k for k in keys if k.kind == "number" and not k.aside]
+    if not numbers or not _BOUND.search(sentence.lower()) or any(whole.has(k) for k in numbers):
+        return []
+    rest = tuple(k for k in keys if k.kind != "number")
+    actions = [k for k in rest if k.kind == "action"]
+    out = []
+    for unit in units:
+        if unit.code or len(unit.sentences) != 1:
+            continue
+        share, hit = coverage(rest, unit.forms)
+        if share >= LOOSE and len(hit) >= 2 and all(a in hit for a in actions):
+            out.append((unit, share, hit))
+    return [(u, h) for u, _, h in sorted(out, key=lambda x: -x[1])]

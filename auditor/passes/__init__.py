@@ -1,0 +1,11 @@
+"""The passes of an audit behind one runner: the deterministic checks, the semantic graders and
+sufficiency, each one module with a ``make(audit)`` factory, listed in ``PASSES``."""
+
+from ._base import Audit, BasePass, Graded, Hooks, Numbered, Pass, PassFactory, Progress
+from ._report import EXIT_FAILURES, EXIT_INPUT, EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, to_report
+from ._runner import PASSES, PREPARE_CHUNK, run
+
+__all__ = [
+    "EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "PASSES", "PREPARE_CHUNK", "Audit",
+    "BasePass", "Graded", "Hooks", "Numbered", "Pass", "PassFactory", "Progress", "run", "to_report",
+]
