@@ -34,16 +34,16 @@ def test_an_unforeseen_error_exits_4_never_1(monkeypatch: pytest.MonkeyPatch, ca
 
 def test_a_check_that_crashes_on_one_trace_is_listed_and_the_rest_audited(monkeypatch: pytest.MonkeyPatch,
                                                                          tmp_path: Path) -> None:
-    import auditor._audit
+    import auditor.passes._runner as runner_module
 
-    real = auditor._audit.build_edges
+    real = runner_module.build_edges
 
     def flaky(trace: Any, capture: Any = None) -> Any:
         if trace.trace_id == "incident-webhook":
             raise ZeroDivisionError("division by zero")
         return real(trace, capture)
 
-    monkeypatch.setattr(auditor._audit, "build_edges", flaky)
+    monkeypatch.setattr(runner_module, "build_edges", flaky)
     report = audit([EXAMPLES])
     assert report.summary.exit_code == EXIT_RUNTIME
     [crash] = [e for e in report.input_errors if e.kind == "AuditFailure"]
@@ -114,3 +114,26 @@ def test_config_is_found_from_the_project_not_the_working_directory(tmp_path: Pa
     outside = audit([trace])
     assert outside.config is None
     assert {v for e in outside.edges if e.kind == "handoff" for v in e.counts} == {"contract_unknown"}
+
+
+def test_a_pass_that_crashes_midway_through_a_trace_adds_nothing_of_that_trace() -> None:
+    import auditor.passes.checks as checks_pass
+
+    real = checks_pass.Checks.edge
+
+    def flaky(self: Any, item: Any, edge: Any, found: Any) -> None:
+        real(self, item, edge, found)
+        if item.trace.trace_id == "incident-webhook":
+            raise ZeroDivisionError("division by zero")
+
+    clean = audit([EXAMPLES])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(checks_pass.Checks, "edge", flaky)
+        report = audit([EXAMPLES])
+    assert report.summary.exit_code == EXIT_RUNTIME
+    [crash] = [e for e in report.input_errors if e.kind == "AuditFailure"]
+    assert crash.where == "trace incident-webhook" and "running the checks" in crash.reason
+    assert all(e.trace_id != "incident-webhook" for e in report.edges)
+    assert all(not f.edge_id.startswith("incident-webhook/") for f in report.deterministic.findings)
+    kept = [e for e in clean.edges if e.trace_id != "incident-webhook"]
+    assert [e.id for e in report.edges] == [e.id for e in kept]
