@@ -66,7 +66,6 @@ from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
-_SOURCES = ("message",)
 #: Most weighted share of a constraint's keys a whole handoff may hold for ``dropped``.
 DROP = 0.25
 

@@ -30,7 +30,6 @@ from ._lexicon import (
 from ._text import verb_forms
 
 Lemmatize = Callable[[Any], str]
-_SKIP_ENTS = frozenset({"CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"})
 _MERGE_GAP = 14
 
 

@@ -1,4 +1,4 @@
-"""Cheap text work before any model runs: masking code, splitting sentences, normalising words.
+"""Cheap text work before any model runs: masking code, splitting sentences, verb forms.
 
 Masking is length-preserving, so every span computed on the masked text is a span of
 the original text too. Code blocks become blanks (code is not prose); inline code,
@@ -22,7 +22,6 @@ _IDENT = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)")
 _BULLET = re.compile(r"\s*(?:[-*•+]\s+|\d+[.)]\s+|#+\s+|>\s+)")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]?")
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9']*|\d[\d,]*(?:\.\d+)?")
 _CAPS_CUES = re.compile(
     r"\b(?:MUST|MUSTN'T|SHALL|SHAN'T|SHOULD|SHOULDN'T|NOT|NEVER|ALWAYS|ONLY|REQUIRED|MAY|DO|DON'T|CANNOT|CAN'T|"
     r"NO|RECOMMENDED|OPTIONAL|MANDATORY|PROHIBITED|FORBIDDEN|AVOID|ENSURE)\b"
@@ -109,18 +108,6 @@ def _lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return pieces
 
 
-def norm_word(word: str) -> str:
-    """Lower case and strip plural/verb endings well enough to match word forms across texts."""
-    w = word.lower().strip("'-")
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
-
-
 def verb_forms(word: str) -> tuple[str, ...]:
     """Candidate base forms of an inflected verb ("shipping" -> ship, "changed" -> change)."""
     w = word.lower()
@@ -132,10 +119,6 @@ def verb_forms(word: str) -> tuple[str, ...]:
     if len(w) > 3 and w.endswith("s"):
         return (w[:-1], w[:-2] if w.endswith("es") else w[:-1])
     return (w,)
-
-
-def words(text: str) -> list[str]:
-    return [norm_word(m.group(0)) for m in _WORD.finditer(text)]
 
 
 def squash(text: str) -> str:
