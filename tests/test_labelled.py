@@ -1,7 +1,8 @@
 """The labelled upstream/handoff pairs (ours and our holdout): precision first.
 
 A verdict the pass decides must be the labelled one; ``needs_semantic`` (routed to the grader)
-is allowed for any item, and a floor on how many items are decided keeps that honest."""
+is allowed for any item but a mechanism case (``strict``), and a floor on how many items are
+decided keeps that honest."""
 
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ DECIDED_FLOOR = 0.7
 def test_labelled_pair(constraint_check: CheckFn, case: dict[str, Any]) -> None:
     got = run_case(constraint_check, case)
     assert len(got) == len(case["expected"]), f"{case['id']}: expected {case['expected']}, got {got}"
-    wrong = [(e, g) for e, g in zip(case["expected"], got, strict=True) if g not in (e, "needs_semantic")]
+    allowed = ("needs_semantic",) if not case.get("strict") else ()
+    wrong = [(e, g) for e, g in zip(case["expected"], got, strict=True) if g != e and g not in allowed]
     assert not wrong, f"{case['id']}: decided wrongly {wrong}"
 
 

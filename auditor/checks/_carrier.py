@@ -145,7 +145,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
                     or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(whole))):
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     excluded = _excluded(low_up) if c.polarity == "obligation" else ()
-    total = sum(k.weight for k in c.keys) or 1.0
+    total = sum(k.weight for k in c.keys if numbers_needed or k.kind != "number") or 1.0
     numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
     for start, end in unit.spans:
         text = words[start:end]
