@@ -182,6 +182,7 @@ def _verdicts(check: CheckFn, upstream: list[dict[str, Any]], handoff: str) -> l
     "For example, 8,000 requests per second would be fine.",
     "The total is \\[ 2 \\times \\$20.00 \\times 4 = \\$160.00 \\]",
     "Search done.\n/usr/lib/python3.11/site-packages/x/agent.py:216: UserWarning: mismatch\n  ledger = self._client.create(",
+    "The correct URL seems to be: `https://example.org/wiki/Quicksort`",
 ])
 def test_plans_questions_conditions_hypotheses_instructions_examples_and_shown_work_are_not_claims(
         handoff: str) -> None:
@@ -205,6 +206,16 @@ def test_numbers_understand_units_scales_rounding_and_hedges(check: CheckFn, cla
     got = _verdicts(check, [{"tool": "query", "command": "", "result": evidence, "status": "ok"}], claim)
     numbers = [v for _, v in got]
     assert numbers and (numbers[-1] == "grounded") is grounded, got
+
+
+@pytest.mark.parametrize(("handoff", "text", "subkind"), [
+    ("Dinosaurs are first shown around `2:30` in the video.", "2:30", "time"),
+    ("The export has `42` rows.", "42", "quantity"),
+    ("Startup took `1.2 s`.", "1.2 s", "duration"),
+])
+def test_a_number_in_code_font_is_still_a_number_claim(handoff: str, text: str, subkind: str) -> None:
+    claims = extract_claims(handoff)
+    assert [(c.kind, c.subkind, c.text) for c in claims] == [("number", subkind, text)], claims
 
 
 def test_derived_numbers_are_grounded_with_their_operands(check: CheckFn) -> None:

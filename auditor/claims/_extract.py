@@ -149,10 +149,10 @@ def extract_claims(text: str) -> list[Claim]:
     masked, _low = m.masked, m.masked.lower()
     claims: list[Claim] = []
     active = frozenset(p for p in (_COUNTED, _CLEAN, _RESULT, _EXECUTION, _ACTION, _FUZZY) if p.search(masked))
-    digits = any(ch.isdigit() for ch in masked)
     spans = split_sentences(masked)
     plans = non_assertive_spans(masked, spans) + shown_spans(text)
     numeric = _numeric_view(text, masked, m.spans)
+    digits = any(ch.isdigit() for ch in numeric)
     previous = 0
     for s, e in spans:
         claims.extend(_sentence_claims(text, masked, numeric, s, e, active, digits, "```" in text, previous))
@@ -173,7 +173,7 @@ def extract_claims(text: str) -> list[Claim]:
 def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     raw = text[s:e]
     inner = raw.strip("`")
-    if _NOT_CODE.fullmatch(inner):
+    if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw):
         return None
     sentence = (s, e)
     if kind == "url" or inner.startswith(("http://", "https://")):
@@ -196,12 +196,19 @@ def _worked_results(text: str) -> list[tuple[float, int, int]]:
     return [(float(m.group(1).replace(",", "")), m.start(), m.end()) for m in _WORKED.finditer(text)]
 
 
+_CODE_NUMBER = re.compile(r"`[$€£]?\d[\d,.:]*(?:\s?(?:%|[a-zA-Zµ]{1,3}))?`")
+
+
 def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...]) -> str:
-    """The masked text with rates and units that look like paths ("$104,640/yr", "mm/yr") put back."""
+    """The masked text with rates and units that look like paths ("$104,640/yr", "mm/yr") put back,
+    and numbers set in backticks ("`2:30`", "`42`") put back without them: a number in code
+    font is still a number."""
     out = masked
     for kind, s, e in spans:
         if kind == "path" and not _PATH_LIKE.search(text[s:e]):
             out = out[:s] + text[s:e] + out[e:]
+        elif kind == "code" and _CODE_NUMBER.fullmatch(text[s:e]):
+            out = out[:s] + " " + text[s + 1:e - 1] + " " + out[e:]
     return out
 
 

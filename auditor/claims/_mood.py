@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 
+from ..nlp import PLACEHOLDER_LEAD
 from ._rows import vocabulary
 
 _JOINT = re.compile(r";|\s[—–]\s|\s-\s|,\s*(?=(?:so|but|and|which|while|though|although|whereas|because|since|"
                     r"probably|likely|maybe|possibly|perhaps)\b)"
-                    r"|:\s+(?=[A-Z])", re.IGNORECASE)
+                    rf"|:\s+(?=[A-Z](?!{PLACEHOLDER_LEAD[1:]}))", re.IGNORECASE)
 _HEDGE = re.compile(
     r"\b(?:probably|likely|unlikely|might|may(?![ \t]+\d)|maybe|perhaps|possibly|could|seems?|seemed|looks?|appears? to|"
     r"I think|I believe|I suspect|I guess|I'd guess|I'd|I would|we'd|guess|presumably|suppose|should|would|"

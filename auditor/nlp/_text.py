@@ -38,6 +38,10 @@ class Masked:
     spans: tuple[tuple[str, int, int], ...]
 
 
+#: How every masked span begins: a capital X, then lower-case x to its length ("Xxxxxx").
+PLACEHOLDER_LEAD = "Xx"
+
+
 def _placeholder(length: int) -> str:
     return "X" + "x" * (length - 1)
 
