@@ -5,6 +5,7 @@ that ``auditor.edges`` builds. The rules deciding who sees what live in ``audito
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
 from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,16 @@ class UpstreamItem:
 
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where one agent's upstream view ends, in one trace's visibility lists (``storage``)."""
+
+    storage: int  # the ``Visibility``'s serial number
+    agent: str
+    everyone: int
+    own: int
+
+
 class Visibility:
     """Who could see which event, built in one pass and shared by every edge of a trace: items
     everyone saw (broadcasts, tool results visible to ``*``) are stored once, items addressed
@@ -45,7 +56,10 @@ class Visibility:
     position, so building all edges costs time and memory linear in the trace (plus one entry
     per named addressee), never messages x recipients."""
 
+    _made = itertools.count()
+
     def __init__(self) -> None:
+        self.serial = next(Visibility._made)  # names this storage in marks (ids of freed objects recur)
         self.everyone: list[tuple[int, UpstreamItem, str | None]] = []  # (order, item, its author if hidden from it)
         self.own: dict[str, list[tuple[int, UpstreamItem]]] = {}
         self.own_broadcasts: dict[str, list[int]] = {}  # agent -> positions in everyone of its own broadcasts
@@ -83,9 +97,24 @@ class UpstreamView(Sequence[UpstreamItem]):
         self._vis, self._agent, self._everyone, self._own = vis, agent, everyone, own
 
     def __iter__(self) -> Iterator[UpstreamItem]:
+        return self._between(0, 0)
+
+    @property
+    def mark(self) -> Mark:
+        """Where this view ends; a later view of the same agent continues from here."""
+        return Mark(self._vis.serial, self._agent, self._everyone, self._own)
+
+    def since(self, mark: Mark) -> Iterator[UpstreamItem] | None:
+        """The items after ``mark``, in trace order, without walking the ones before it; None
+        when ``mark`` is not an earlier mark of this agent in this trace."""
+        if (mark.storage, mark.agent) != (self._vis.serial, self._agent) or mark.everyone > self._everyone \
+                or mark.own > self._own:
+            return None
+        return self._between(mark.everyone, mark.own)
+
+    def _between(self, i: int, j: int) -> Iterator[UpstreamItem]:
         shared = self._vis.everyone
         own = self._vis.own.get(self._agent, [])
-        i = j = 0
         while i < self._everyone or j < self._own:
             if j >= self._own or (i < self._everyone and shared[i][0] < own[j][0]):
                 order, item, hidden_from = shared[i]
@@ -111,6 +140,19 @@ class UpstreamView(Sequence[UpstreamItem]):
 
     def __repr__(self) -> str:
         return f"UpstreamView({self._agent!r}, {len(self)} items)"
+
+
+def upstream_mark(upstream: Sequence[UpstreamItem]) -> Mark | None:
+    """Where ``upstream`` ends, when it is an ``UpstreamView`` (whose agent's upstream only grows
+    along a trace); None for any other sequence, which is always read whole."""
+    return upstream.mark if isinstance(upstream, UpstreamView) else None
+
+
+def upstream_since(upstream: Sequence[UpstreamItem], start: Mark | None) -> Iterable[UpstreamItem] | None:
+    """The items of ``upstream`` after ``start``, an earlier mark of the same agent's view; None
+    when it cannot continue from ``start`` (no mark, or another agent, trace or kind of sequence):
+    the caller reads ``upstream`` whole."""
+    return upstream.since(start) if start is not None and isinstance(upstream, UpstreamView) else None
 
 
 class ReceiverView(Container[str]):

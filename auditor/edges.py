@@ -42,11 +42,14 @@ from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ._upstream import Mark as Mark
 from ._upstream import ReceiverView as ReceiverView
 from ._upstream import UpstreamItem as UpstreamItem
 from ._upstream import UpstreamKind as UpstreamKind
 from ._upstream import UpstreamView as UpstreamView
 from ._upstream import Visibility
+from ._upstream import upstream_mark as upstream_mark
+from ._upstream import upstream_since as upstream_since
 from .trace import BROADCAST, HandoffStage, Message, ObservationCapture, ToolCall, Trace
 
 SkipReason = Literal["from_human", "from_tool", "to_human", "self_addressed", "empty", "tool_output"]

@@ -77,3 +77,21 @@ def test_the_sources_own_observation_transcript_is_not_a_restatement(constraint_
     findings = _findings(constraint_check, trace, "observed/m2->coder")
     assert [f.verdict for f in findings] != ["inverted"]
     assert all(not f.handoff for f in findings)
+
+
+def test_a_rule_is_judged_once_per_route_at_the_first_edge_after_it_arrived(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="route", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": ["planner"], "content": RULE},
+        {"type": "message", "id": "m2", "sender": "planner", "recipients": ["coder"], "content": "Fix the retry bug."},
+        {"type": "message", "id": "m3", "sender": "planner", "recipients": ["coder"], "content": "Also tidy the logs."},
+        {"type": "message", "id": "m4", "sender": "planner", "recipients": ["reviewer"], "content": "Review it."},
+        {"type": "message", "id": "m5", "sender": "user", "recipients": ["planner"],
+         "content": "You must not delete the audit_log table."},
+        {"type": "message", "id": "m6", "sender": "planner", "recipients": ["coder"], "content": "Ship it."},
+    ])
+    edges = build_edges(trace).edges
+    found = {e.id: [f.upstream.event_id if f.upstream else None for f in constraint_check(e)] for e in edges}
+    assert found["route/m2->coder"] == ["m1"]
+    assert found["route/m3->coder"] == []  # the route already had its finding for m1
+    assert found["route/m4->reviewer"] == ["m1"]  # another route is judged on its own
+    assert found["route/m6->coder"] == ["m5"]  # only what arrived since m3

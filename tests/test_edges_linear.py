@@ -8,8 +8,9 @@ import random
 
 import pytest
 from conftest import EXAMPLES
+from labelled_claims import claim_check
 
-from auditor.edges import Edge, build_edges
+from auditor.edges import Edge, Mark, build_edges, upstream_mark, upstream_since
 from auditor.trace import BROADCAST, Message, ToolCall, Trace, load_paths
 
 
@@ -71,15 +72,51 @@ def test_shared_views_equal_the_naive_copy(seed: int) -> None:
         elif isinstance(event, ToolCall):
             names.append(event.agent)
     speaking = set(names) - {"user"}
+    marks: dict[str, tuple[Mark, list[str]]] = {}
     for edge in build_edges(trace).edges:
         expected = _naive_upstream(trace, edge)
         assert [item.event_id for item in edge.upstream] == expected
+        if edge.source in marks:  # an edge continues from its source's previous edge
+            mark, before = marks[edge.source]
+            tail = upstream_since(edge.upstream, mark)
+            assert tail is not None and before + [i.event_id for i in tail] == expected
+        marks[edge.source] = (upstream_mark(edge.upstream), expected)  # type: ignore[assignment]
         assert len(edge.upstream) == len(expected)
         if expected:
             assert edge.upstream[-1].event_id == expected[-1]
         receivers = speaking - {edge.source} if edge.destination == BROADCAST else {edge.destination}
         for event_id in [e.id for e in trace.events] + [f"system:{a.name}" for a in trace.agents]:
             assert (event_id in edge.receiver_saw) == _naive_saw(trace, edge, receivers, event_id), event_id
+
+
+def test_a_mark_continues_only_its_own_agents_view_in_its_own_trace() -> None:
+    rng = random.Random(7)
+    first, second = build_edges(_random_trace(rng, 30)).edges, build_edges(_random_trace(rng, 30)).edges
+    mark = upstream_mark(first[-1].upstream)
+    assert mark is not None
+    assert upstream_since(second[-1].upstream, mark) is None  # another trace's storage
+    other = next(e for e in first if e.source != first[-1].source)
+    assert upstream_since(other.upstream, mark) is None  # another agent
+    assert upstream_since(list(first[-1].upstream), mark) is None  # a plain sequence is read whole
+    assert upstream_mark(list(first[-1].upstream)) is None
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_incremental_claim_evidence_equals_evidence_gathered_from_scratch(seed: int) -> None:
+    """One check across a trace (each source's evidence gathered as it goes) finds what a fresh
+    check per edge finds, on traces whose claims are grounded by what arrives between edges."""
+    rng = random.Random(seed)
+    trace = _random_trace(rng, rng.randint(10, 40))
+    events = [e.model_copy(update={"content": f"The export took {rng.randint(1, 6)} s."}) if isinstance(e, Message)
+              else e.model_copy(update={"result": f"export done in {rng.randint(1, 6)} s"}) for e in trace.events]
+    trace = trace.model_copy(update={"events": events})
+    shared, verdicts = claim_check(), []
+    for loaded in [trace, *(t.trace for t in load_paths([EXAMPLES]).traces)]:
+        for edge in build_edges(loaded).edges:
+            found = shared(edge)
+            assert found == claim_check()(edge), edge.id
+            verdicts += [f.verdict for f in found]
+    assert {"grounded", "invented"} <= set(verdicts)
 
 
 def test_examples_keep_their_upstream() -> None:

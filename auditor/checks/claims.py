@@ -12,11 +12,13 @@ carries the task) has no evidence to ground anything on; it is skipped unless
 ``entry_points: check``.
 
 Per-event work (outcome parsing, number scanning, relayed results) is cached by event id,
-so a message seen by many edges is analysed once.
+so a message seen by many edges is analysed once, and each source's evidence is gathered
+incrementally along the trace.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -39,13 +41,27 @@ from ..claims import (
     records,
     rows,
 )
-from ..edges import Edge, Quote, UpstreamItem
+from ..edges import Edge, Mark, Quote, UpstreamItem, upstream_mark, upstream_since
 from ..options import Options
 from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
 KINDS: tuple[ClaimKind, ...] = ("result", "execution", "action", "path", "identifier", "number", "fuzzy")
+
+
+@dataclass
+class _Gathered:
+    """One source's evidence so far, up to ``mark`` of its upstream (appended to, never changed:
+    an ``Evidence`` made from it stays true for the edge it was made for)."""
+
+    mark: Mark | None = None
+    runs: list[Run] = field(default_factory=list)
+    texts: list[EvidenceText] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    relayed: list[tuple[EvidenceText, Claim]] = field(default_factory=list)
+    tables: list[tuple[frozenset[str], ...]] = field(default_factory=list)
+    sources: dict[int, EvidenceText] = field(default_factory=dict)
 
 
 class ClaimCheck:
@@ -61,6 +77,7 @@ class ClaimCheck:
         self._text_ids: dict[tuple[str, str, str], int] = {}
         self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
         self._runs: dict[tuple[str, str], Run] = {}
+        self._gathered: dict[tuple[str, str], _Gathered] = {}  # (trace, source) -> its evidence so far
 
     def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
         key = (trace_id, item.event_id)
@@ -69,34 +86,41 @@ class ClaimCheck:
         return self._texts[key]
 
     def evidence(self, edge: Edge) -> Evidence:
-        runs: list[Run] = []
-        texts: list[EvidenceText] = []
-        found_rows: list[Row] = []
-        tables: list[tuple[frozenset[str], ...]] = []
-        sources: dict[int, EvidenceText] = {}
-        relayed: list[tuple[EvidenceText, Claim]] = []
-        for item in edge.upstream:
-            if item.tool_call is not None:
-                run_key = (edge.trace_id, item.event_id)
-                if run_key not in self._runs:
-                    self._runs[run_key] = make_run(item.tool_call, self.semantics)
-                runs.append(self._runs[run_key])
-            for text in self._item_texts(edge.trace_id, item):
-                key = (edge.trace_id, text.event_id, text.field)
-                if key not in self._rows:
-                    self._text_ids[key] = len(self._text_ids)
-                    self._rows[key] = rows(self._text_ids[key], text.text, output=text.field == "result")
-                    self._records[key] = records(text.text) if text.field == "result" else ()
-                if self._records[key]:
-                    tables.append(self._records[key])
-                sources[self._text_ids[key]] = text
-                found_rows.extend(self._rows[key])
-                texts.append(text)
-                if item.kind == "message":
-                    relayed.extend((text, c) for c in self._message_claims(edge.trace_id, item.event_id, text.text)
-                                   if c.kind in ("result", "execution"))
-        return Evidence(edge.source, tuple(runs), tuple(texts), tuple(found_rows), tuple(relayed), edge.capture,
-                        tuple(tables), sources)
+        """What the source saw, gathered incrementally: each source's evidence so far is kept,
+        and an edge adds only the items its source saw since that source's previous edge."""
+        key = (edge.trace_id, edge.source)
+        gathered = self._gathered.get(key)
+        new = upstream_since(edge.upstream, gathered.mark) if gathered is not None else None
+        if gathered is None or new is None:
+            gathered, new = _Gathered(), edge.upstream
+        for item in new:
+            self._gather(gathered, edge.trace_id, item)
+        gathered.mark = upstream_mark(edge.upstream)
+        if gathered.mark is not None:
+            self._gathered[key] = gathered
+        return Evidence(edge.source, tuple(gathered.runs), tuple(gathered.texts), tuple(gathered.rows),
+                        tuple(gathered.relayed), edge.capture, tuple(gathered.tables), gathered.sources)
+
+    def _gather(self, into: _Gathered, trace_id: str, item: UpstreamItem) -> None:
+        if item.tool_call is not None:
+            run_key = (trace_id, item.event_id)
+            if run_key not in self._runs:
+                self._runs[run_key] = make_run(item.tool_call, self.semantics)
+            into.runs.append(self._runs[run_key])
+        for text in self._item_texts(trace_id, item):
+            key = (trace_id, text.event_id, text.field)
+            if key not in self._rows:
+                self._text_ids[key] = len(self._text_ids)
+                self._rows[key] = rows(self._text_ids[key], text.text, output=text.field == "result")
+                self._records[key] = records(text.text) if text.field == "result" else ()
+            if self._records[key]:
+                into.tables.append(self._records[key])
+            into.sources[self._text_ids[key]] = text
+            into.rows.extend(self._rows[key])
+            into.texts.append(text)
+            if item.kind == "message":
+                into.relayed.extend((text, c) for c in self._message_claims(trace_id, item.event_id, text.text)
+                                    if c.kind in ("result", "execution"))
 
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""

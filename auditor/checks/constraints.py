@@ -8,6 +8,11 @@ reports, tool output and page text are never constraints. A cue used to infer ra
 order ("must have been removed", "must be the cache, I'd guess") is not a directive. An edge
 back to the agent that issued a constraint does not have to restate it.
 
+**Once per route.** A constraint is judged on a route (source -> destination) at the first edge
+of that route after the source could see it; later edges of the route start from there. A rule
+is passed on once, not in every message, and each edge reads only what its source newly saw,
+so the check's cost grows with the trace, not with messages x upstream.
+
 **Alignment.** Each constraint's content keys (action, objects, numbers, names, identifiers;
 see ``nlp._align``) are looked up in every clause of the handoff. The clause carrying the
 largest weighted share of them is the carrier, if that share is at least ``ALIGN`` and it
@@ -34,13 +39,13 @@ A handoff's structured ``constraints`` field is searched along with its prose.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from pydantic import Field
 
-from ..edges import Edge, KeyedText, Quote, event_texts
+from ..edges import Edge, KeyedText, Mark, Quote, UpstreamItem, event_texts, upstream_mark, upstream_since
 from ..nlp import (
     Directive,
     Key,
@@ -76,6 +81,8 @@ class Constraint:
     directive: Directive
     author: str
     sentence: str
+    #: The whole upstream text the constraint came from.
+    origin: str
 
 
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
@@ -91,11 +98,13 @@ class ConstraintCheck:
         self._units: dict[str, tuple[AlignUnit, ...]] = {}
         self._sentence_forms: dict[str, frozenset[str]] = {}
         self._candidate_cache: dict[str, list[Sentence]] = {}
+        self._last: dict[tuple[str, str, str], Mark | None] = {}  # route -> mark of its latest edge seen
+        self._previous: dict[tuple[str, str], Mark | None] = {}  # edge -> mark of its route's edge before it
 
     def prepare(self, edges: Sequence[Edge]) -> None:
         """Parse, in one batch, every upstream sentence that may hold a constraint, then in a
         second batch the handoff sentences that carry one."""
-        wanted = {(s.text_key, s.index): s for edge in edges for _, _, sentences in self._sources(edge)
+        wanted = {(s.text_key, s.index): s for edge in edges for *_, sentences in self._sources(edge)
                   for s in sentences}
         self.analyzer.directives(list(wanted.values()), Strength.NONE)
         needed: dict[tuple[str, int], Sentence] = {}
@@ -110,7 +119,7 @@ class ConstraintCheck:
     def constraints(self, edge: Edge) -> list[Constraint]:
         found: list[Constraint] = []
         seen: set[tuple[str, str, str | None]] = set()
-        for text, author, candidates in self._sources(edge):
+        for text, author, origin, candidates in self._sources(edge):
             for sentence, directives in zip(candidates, self.analyzer.directives(candidates, Strength.NONE),
                                             strict=True):
                 strong = [d for d in directives if is_constraint(d, self.min_strength, sentence.text)]
@@ -122,17 +131,30 @@ class ConstraintCheck:
                         continue
                     seen.add(identity)
                     found.append(Constraint(_quote(text, sentence, directive),
-                                            directive, author, sentence.text))
+                                            directive, author, sentence.text, origin))
         return found
 
-    def _sources(self, edge: Edge) -> list[tuple[KeyedText, str, list[Sentence]]]:
-        """The upstream texts constraints of ``edge`` come from, with their candidate sentences.
-        A sentence the receiver saw itself is read only if the handoff shares two content words
-        or a number with it: otherwise nothing can align, and an unrestated constraint the
-        receiver saw gives no finding (``_judge``), so it is not parsed at all."""
-        out: list[tuple[KeyedText, str, list[Sentence]]] = []
+    def _window(self, edge: Edge) -> Iterable[UpstreamItem]:
+        """What the source saw since the previous edge of the same route (all of its upstream
+        for the route's first edge, or for an edge built by hand on a plain sequence). Edges are
+        met in trace order, by ``prepare`` or a call."""
+        key = (edge.trace_id, edge.id)
+        if key not in self._previous:
+            route = (edge.trace_id, edge.source, edge.destination)
+            self._previous[key] = self._last.get(route)
+            self._last[route] = upstream_mark(edge.upstream)
+        items = upstream_since(edge.upstream, self._previous[key])
+        return edge.upstream if items is None else items
+
+    def _sources(self, edge: Edge) -> list[tuple[KeyedText, str, str, list[Sentence]]]:
+        """The upstream texts constraints of ``edge`` come from (in its route's window), with
+        their authors, whole texts and candidate sentences. A sentence the receiver saw itself
+        is read only if the handoff shares two content words or a number with it: otherwise
+        nothing can align, and an unrestated constraint the receiver saw gives no finding
+        (``_judge``), so it is not parsed at all."""
+        out: list[tuple[KeyedText, str, str, list[Sentence]]] = []
         handoff: frozenset[str] | None = None
-        for item in edge.upstream:
+        for item in self._window(edge):
             if item.kind not in self.sources or item.author == edge.destination:
                 continue
             if item.kind == "message" and not edge.contacts.delegates_to(item.author, edge.source):
@@ -144,7 +166,7 @@ class ConstraintCheck:
                     if handoff is None:
                         handoff = self._handoff_forms(edge)
                     candidates = [c for c in candidates if may_align(self._forms(c), handoff)]
-                out.append((text, item.author, candidates))
+                out.append((text, item.author, item.text, candidates))
         return out
 
     def _forms(self, sentence: Sentence) -> frozenset[str]:
@@ -281,8 +303,7 @@ def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
     subject = constraint.quote.text.lower()[:max(0, constraint.directive.cue_at - constraint.directive.scope[0])]
     if names and names <= set(re.findall(r"[a-z]{3,}", subject)):
         return True
-    item = next((i for i in edge.upstream if i.event_id == constraint.quote.event_id), None)
-    return item is not None and _PASS_ON.search(item.text.lower()) is not None
+    return _PASS_ON.search(constraint.origin.lower()) is not None
 
 
 def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:

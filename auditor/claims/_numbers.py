@@ -82,7 +82,8 @@ def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[f
         if counted is not None:
             return NumberVerdict("grounded", f"a visible table or list has {len(counted)} records")
     stated = [e for r in rows for e in r.quantities]
-    derived = derive(q, claim.operands, stated, _columns(rows), claim.computed)
+    columns = _columns(rows) if claim.computed or q.family in ("percent", "ratio") else []  # else derive skips them
+    derived = derive(q, claim.operands, stated, columns, claim.computed)
     if derived is not None:
         return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
