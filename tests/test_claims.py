@@ -218,6 +218,29 @@ def test_a_number_in_code_font_is_still_a_number_claim(handoff: str, text: str, 
     assert [(c.kind, c.subkind, c.text) for c in claims] == [("number", subkind, text)], claims
 
 
+@pytest.mark.parametrize(("handoff", "result", "verdict"), [
+    ("All three summaries are within the 150-word limit.", "summary_1: 142\nsummary_2: 151\nsummary_3: 139",
+     "contradicted"),
+    ("All three summaries are within the 150-word limit.", "summary_1: 142\nsummary_2: 148\nsummary_3: 139",
+     "grounded"),
+    ("All three come in under 150 characters.", "caption_1: 138\ncaption_2: 162\ncaption_3: 121", "contradicted"),
+    ("Reading speed is within 17 CPS throughout.", "subtitles: 1118\nCPS > 17: 23 (max 19.4)", "contradicted"),
+    ("The file has nothing over 42 characters per line.", "lines > 42 chars: 0", "grounded"),
+    # the bound itself appearing (in the rule that set it) is not evidence that it was kept
+    ("All three summaries are within the 150-word limit.", "Each summary must be under 150 words.", "needs_semantic"),
+])
+def test_a_bound_said_to_be_kept_is_decided_only_by_output_that_measures_it(
+        check: CheckFn, handoff: str, result: str, verdict: str) -> None:
+    got = _verdicts(check, [{"tool": "qa", "command": "", "result": result, "status": "ok"}], handoff)
+    assert got[-1][1] == verdict, got
+
+
+def test_a_rule_that_states_a_bound_is_not_a_claim_that_it_was_kept() -> None:
+    (claim,) = [c for c in extract_claims("WHO recommends adults consume less than 2000 mg/day of sodium.")
+                if c.kind == "number"]
+    assert not claim.limit
+
+
 def test_derived_numbers_are_grounded_with_their_operands(check: CheckFn) -> None:
     upstream = [{"tool": "receipts", "command": "", "result": '{"hotel": 780, "nights": 4}', "status": "ok"}]
     edge = build_edges(case_trace({"id": "d", "upstream": upstream,

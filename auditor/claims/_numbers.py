@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._extract import Claim
+from ._limits import ground_limit
 from ._quantity import Quantity, compatible, supports
 from ._rows import Row, strong
 from ._verdicts import Verdict
@@ -59,6 +60,9 @@ def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[f
         return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
     q = claim.quantity
     assert q is not None
+    if claim.limit:
+        limited = ground_limit(q.value, claim.keys, claim.items, rows)
+        return NumberVerdict(*limited)
     strong_keys = {k for k in claim.keys if strong(k)}
     aligned = [r for r in rows if strong_keys & r.keys and _candidates(q, r)]
     if aligned:
