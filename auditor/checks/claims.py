@@ -30,6 +30,7 @@ from ..claims import (
     Claim,
     ClaimKind,
     Evidence,
+    EvidenceIndex,
     EvidenceText,
     Row,
     Run,
@@ -57,8 +58,7 @@ class _Gathered:
 
     mark: Mark | None = None
     runs: list[Run] = field(default_factory=list)
-    texts: list[EvidenceText] = field(default_factory=list)
-    rows: list[Row] = field(default_factory=list)
+    index: EvidenceIndex = field(default_factory=EvidenceIndex)
     relayed: list[tuple[EvidenceText, Claim]] = field(default_factory=list)
     tables: list[tuple[frozenset[str], ...]] = field(default_factory=list)
     sources: dict[int, EvidenceText] = field(default_factory=dict)
@@ -98,8 +98,8 @@ class ClaimCheck:
         gathered.mark = upstream_mark(edge.upstream)
         if gathered.mark is not None:
             self._gathered[key] = gathered
-        return Evidence(edge.source, tuple(gathered.runs), tuple(gathered.texts), tuple(gathered.rows),
-                        tuple(gathered.relayed), edge.capture, tuple(gathered.tables), gathered.sources)
+        return Evidence(edge.source, tuple(gathered.runs), gathered.index, tuple(gathered.relayed), edge.capture,
+                        tuple(gathered.tables), gathered.sources)
 
     def _gather(self, into: _Gathered, trace_id: str, item: UpstreamItem) -> None:
         if item.tool_call is not None:
@@ -116,8 +116,8 @@ class ClaimCheck:
             if self._records[key]:
                 into.tables.append(self._records[key])
             into.sources[self._text_ids[key]] = text
-            into.rows.extend(self._rows[key])
-            into.texts.append(text)
+            into.index.add_rows(self._rows[key])
+            into.index.add_text(text)
             if item.kind == "message":
                 into.relayed.extend((text, c) for c in self._message_claims(trace_id, item.event_id, text.text)
                                     if c.kind in ("result", "execution"))

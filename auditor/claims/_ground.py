@@ -27,8 +27,8 @@ from ..edges import EvidenceText, Quote
 from ..trace import ObservationCapture, ToolCall
 from ._actions import ground_action
 from ._extract import Claim
+from ._index import EvidenceIndex
 from ._numbers import ground_number
-from ._rows import Row
 from ._states import ground_state
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
 from ._verdicts import Grounding, Verdict, under_capture
@@ -44,10 +44,12 @@ class Run:
 
 @dataclass(frozen=True)
 class Evidence:
+    """What one edge's source saw. ``index`` holds its texts and rows (it may be the source's
+    growing index, so an ``Evidence`` is read when made, for its own edge)."""
+
     source: str
     runs: tuple[Run, ...]
-    texts: tuple[EvidenceText, ...]
-    rows: tuple[Row, ...]
+    index: EvidenceIndex
     relayed: tuple[tuple[EvidenceText, Claim], ...]
     capture: ObservationCapture = "complete"
     tables: tuple[tuple[frozenset[str], ...], ...] = ()
@@ -99,7 +101,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         if found_status is not None:
             return found_status
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
-        found = ground_number(claim, evidence.rows, evidence.tables)
+        found = ground_number(claim, evidence.index, evidence.tables)
         if found.row is None:
             return Grounding(found.verdict, found.reason)
         text = evidence.sources[found.row.field_index]
@@ -254,11 +256,7 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
 
 
 def _search(pattern: re.Pattern[str], evidence: Evidence) -> tuple[EvidenceText, re.Match[str]] | None:
-    for text in reversed(evidence.texts):
-        m = pattern.search(text.text)
-        if m is not None:
-            return text, m
-    return None
+    return evidence.index.search(pattern)
 
 
 def _ground_snippet(claim: Claim, value: str, evidence: Evidence) -> Grounding:

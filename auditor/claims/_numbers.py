@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._extract import Claim
+from ._index import EvidenceIndex
 from ._limits import ground_limit
 from ._quantity import Quantity, compatible, supports
 from ._rows import Row, strong
@@ -48,15 +49,16 @@ class NumberVerdict:
     operands: tuple[str, ...] = ()
 
 
-def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[frozenset[str]]] = ()) -> NumberVerdict:
+def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[frozenset[str]]] = ()) -> NumberVerdict:
+    rows = index.rows
     if claim.total is not None:
         return _ground_share(claim, tables)
     if claim.date is not None:
-        return _ground_date(claim, rows)
+        return _ground_date(claim, index)
     if claim.subkind == "time":
-        for row in reversed(rows):
-            if claim.value in row.clocks:
-                return NumberVerdict("grounded", "the same time appears", row)
+        timed = index.rows_with_clock(claim.value or "")
+        if timed:
+            return NumberVerdict("grounded", "the same time appears", timed[-1])
         return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
     q = claim.quantity
     assert q is not None
@@ -64,7 +66,7 @@ def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[f
         limited = ground_limit(q.value, claim.keys, claim.items, rows)
         return NumberVerdict(*limited)
     strong_keys = {k for k in claim.keys if strong(k)}
-    aligned = [r for r in rows if strong_keys & r.keys and _candidates(q, r)]
+    aligned = [r for r in index.rows_with_any(strong_keys) if _candidates(q, r)]
     if aligned:
         for row in reversed(aligned):
             hit = next((e for e in row.quantities if supports(q, e)), None)
@@ -77,17 +79,17 @@ def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[f
             other = _candidates(q, row)[0]
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
-    for row in reversed(rows):
-        hit = next((e for e in row.quantities if supports(q, e)), None)
-        if hit is not None:
-            return NumberVerdict("grounded", "the same number appears", row, (hit.start, hit.end))
+    stated_here = index.supporting(q)
+    if stated_here is not None:
+        row, hit = stated_here
+        return NumberVerdict("grounded", "the same number appears", row, (hit.start, hit.end))
     if q.family == "count" or q.bare:
         counted = next((t for t in reversed(tables) if len(t) == q.value), None)
         if counted is not None:
             return NumberVerdict("grounded", f"a visible table or list has {len(counted)} records")
-    stated = [e for r in rows for e in r.quantities]
-    columns = _columns(rows) if claim.computed or q.family in ("percent", "ratio") else []  # else derive skips them
-    derived = derive(q, claim.operands, stated, columns, claim.computed)
+    arithmetic = claim.computed or q.family in ("percent", "ratio")  # derive looks at nothing else
+    stated = [e for r in rows for e in r.quantities] if arithmetic else []
+    derived = derive(q, claim.operands, stated, _columns(rows), claim.computed) if arithmetic else None
     if derived is not None:
         return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
@@ -96,7 +98,7 @@ def ground_number(claim: Claim, rows: Sequence[Row], tables: Sequence[Sequence[f
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    weak = [r for r in rows if (r.structured or r.output and q.family == "count") and claim.keys & r.keys
+    weak = [r for r in index.rows_with_any(claim.keys) if (r.structured or r.output and q.family == "count")
             and len(_same_measure(q, r)) == 1]
     if weak and q.family is not None:
         row = weak[-1]
@@ -142,10 +144,10 @@ def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
             and (q.family != "count" or e.noun == q.noun)]
 
 
-def _ground_date(claim: Claim, rows: Sequence[Row]) -> NumberVerdict:
+def _ground_date(claim: Claim, index: EvidenceIndex) -> NumberVerdict:
     assert claim.date is not None
     month, day, year = claim.date
-    for row in reversed(rows):
+    for row in reversed(index.rows_with_date(month, day)):
         for m, d, y in row.dates:
             if (m, d) == (month, day) and (year is None or y is None or y == year):
                 return NumberVerdict("grounded", "the same date appears", row)

@@ -201,20 +201,28 @@ def clocks(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
-def _tolerance(claim: Quantity) -> float:
+def tolerance(claim: Quantity) -> float:
+    """How far a number may be from the claim's and still state it (its rounding, or 5% hedged)."""
     base = claim.step if not claim.approx else max(claim.step, abs(claim.value) * 0.05)
     return base * (1.0 if claim.approx else 0.5) + 1e-9
 
 
+#: The units a unit-less number of tool output may be in, as factors to the family's base unit.
+_BARE_FACTORS: dict[str | None, tuple[float, ...]] = {
+    "duration": (1.0, 1e-3, 60.0, 3600.0, 86400.0),
+    "percent": (1.0, 100.0),
+    "size": (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3),
+}
+
+
+def reading_factors(claim: Quantity) -> tuple[float, ...]:
+    """The factors by which an evidence number can read as the claim's (1 for one with a unit)."""
+    return _BARE_FACTORS.get(claim.family, (1.0,))
+
+
 def _bare_readings(claim: Quantity, value: float) -> list[float]:
     """The values a unit-less number of tool output can stand for in the claim's family."""
-    if claim.family == "duration":
-        return [value * f for f in (1.0, 1e-3, 60.0, 3600.0, 86400.0)]
-    if claim.family == "percent":
-        return [value, value * 100.0]
-    if claim.family == "size":
-        return [value * f for f in (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3)]
-    return [value]
+    return [value * f for f in reading_factors(claim)]
 
 
 def supports(claim: Quantity, evidence: Quantity) -> bool:
@@ -224,12 +232,12 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
         return False
-    tolerance = _tolerance(claim)
+    allowed = tolerance(claim)
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
     if claim.bare and not evidence.bare:
         readings = [evidence.written]
     for value in readings:
-        if abs(value - claim.value) <= tolerance:
+        if abs(value - claim.value) <= allowed:
             return True
         truncated = abs(claim.value) + claim.step > abs(value) >= abs(claim.value) and not claim.approx
         if truncated and (value >= 0) == (claim.value >= 0) and claim.step >= 1.0:
