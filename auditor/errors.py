@@ -9,14 +9,16 @@
     │       ├── UnreadableTraceError   missing, binary, too large, not UTF-8
     │       ├── TraceFormatError       no known format matches (or --format does not)
     │       └── TraceValidationError   parsed, but fails the format's schema
-    └── RuntimeFailure            the tool or its environment failed, not the input
-        ├── AuditFailure          auditing one trace failed unexpectedly (a bug); it is reported
-        │                         like an unreadable input and the other traces go on (exit 4)
-        ├── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
-        └── GraderError           a semantic grader call failed (timeout, rate limit, malformed
-            │                     output, cassette miss, provider error); the item is reported
-            │                     as unmeasured with this reason, never as a pass
-            └── LiveRequestRefused   a live model request in a process that refuses them (tests)
+    ├── RuntimeFailure            the tool or its environment failed, not the input
+    │   ├── AuditFailure          auditing one trace failed unexpectedly (a bug); it is reported
+    │   │                         like an unreadable input and the other traces go on (exit 4)
+    │   ├── NlpUnavailableError   the configured spaCy pipeline cannot be loaded
+    │   └── GraderError           a semantic grader call failed (timeout, rate limit, malformed
+    │       │                     output, cassette miss, provider error); the item is reported
+    │       │                     as unmeasured with this reason, never as a pass
+    │       └── LiveRequestRefused   a live model request in a process that refuses them (tests)
+    └── EdgesFailed               ``auditor.testing.assert_edges``: audited edges failed (also an
+                                  AssertionError, so test runners report a failure, not an error)
 
 Every ``TraceError`` names the file and, where known, the line and the JSON path.
 """
@@ -118,3 +120,14 @@ class LiveRequestRefused(GraderError):
 
     def __init__(self, reason: str) -> None:
         super().__init__("refused", reason)
+
+
+class EdgesFailed(EdgeAuditError, AssertionError):
+    """``assert_edges`` found failing edges (or inputs it could not audit). The message names each
+    edge, its route, each failing verdict and the quotes it rests on; ``failures`` holds the
+    findings and ``report`` the whole report."""
+
+    def __init__(self, message: str, failures: tuple[object, ...], report: object) -> None:
+        self.failures = failures
+        self.report = report
+        super().__init__(message)

@@ -19,7 +19,7 @@ from ._model import (
 )
 from ._sufficiency import route_summary
 from ._terminal import print_terminal
-from ._text import plural, route_gated
+from ._text import finding_lines, plural, route_gated
 
 
 def to_json(report: Report) -> str:
@@ -28,6 +28,6 @@ def to_json(report: Report) -> str:
 
 __all__ = [
     "REPORT_SCHEMA_VERSION", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "Section",
-    "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "plural", "print_terminal", "route_gated",
+    "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "finding_lines", "plural", "print_terminal", "route_gated",
     "route_summary", "to_json", "to_junit", "to_markdown",
 ]
