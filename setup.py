@@ -12,6 +12,7 @@ setup(
     package_data={
         "auditor": ["py.typed"],
         "auditor.claims": ["*.yaml"],
+        "auditor.report": ["html/*.jinja", "html/*.css", "html/*.js"],
         "auditor._data.rubrics": ["*.yaml", "rubrics.lock.json"],
         "auditor._data.prompts": ["*.jinja"],
         "auditor._data.config": ["edge-audit.yaml", "tools.yaml"],

@@ -1,4 +1,4 @@
-"""Two runs on the same input and cassettes write byte-identical JSON, Markdown and JUnit, in
+"""Two runs on the same input and cassettes write byte-identical JSON, Markdown, JUnit and HTML, in
 separate processes with different hash seeds. The report holds no wall-clock figure."""
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ def _start(out: Path, seed: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "auditor", "run", str(EXAMPLES), str(FIXTURES / "whowhen"), str(FIXTURES / "formats"),
          "--config", str(ROOT / "examples" / "edge-audit.local.yaml"), "--llm", "replay", "--sufficiency", "all",
-         "--json", str(out / "r.json"), "--markdown", str(out / "r.md"), "--junit", str(out / "r.xml"), "--quiet"],
+         "--json", str(out / "r.json"), "--markdown", str(out / "r.md"), "--junit", str(out / "r.xml"),
+         "--html", str(out / "r.html"), "--quiet"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -26,7 +27,7 @@ def test_two_runs_write_identical_reports(tmp_path: Path) -> None:
     for run in runs:
         _, err = run.communicate(timeout=600)
         assert run.returncode in (0, 1, 3), err[-2000:]
-    for name in ("r.json", "r.md", "r.xml"):
+    for name in ("r.json", "r.md", "r.xml", "r.html"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 

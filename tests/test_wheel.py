@@ -87,3 +87,18 @@ def test_an_installed_plugin_adds_a_check_from_outside_the_repository(installed:
          "--json", "report.json", cwd=tmp_path, ok=(0, 1))
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["checks"] == ["example.shouting.v1"]
+
+
+@pytest.mark.wheel
+def test_installed_wheel_writes_the_html_report_and_registers_the_pytest_plugin(installed: Path,
+                                                                                tmp_path: Path) -> None:
+    """The HTML template and assets are in the wheel; the pytest11 entry point loads the plugin
+    with no ``-p``."""
+    shutil.copy(ROOT / "examples" / "traces" / "incident-webhook.json", tmp_path)
+    _run(installed / "edge-audit", "run", "incident-webhook.json", "--quiet", "--html", "report.html",
+         cwd=tmp_path, ok=(1,))
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert '<mark class="quote">You MUST NOT change the signature of handle_webhook(event, ctx).</mark>' in page
+    out = _run(installed / "python", "-m", "pytest", "--edge-audit", "incident-webhook.json", "-q",
+               "-p", "no:cacheprovider", cwd=tmp_path, ok=(1,)).stdout
+    assert "FAILED incident-webhook.json::incident-webhook/plan->coder" in out, out

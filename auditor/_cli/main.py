@@ -40,6 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--json", metavar="PATH", help="write the JSON report here")
     run.add_argument("--junit", metavar="PATH", help="write JUnit XML here")
     run.add_argument("--markdown", metavar="PATH", help="write a Markdown summary here")
+    run.add_argument("--html", metavar="PATH", help="write a self-contained HTML report here")
     run.add_argument("--redact", action="store_true",
                      help="mask secrets (API keys, tokens, passwords, private keys) in every report (config: redact)")
     run.add_argument("--all-edges", action="store_true", help="list passing edges in the terminal table too")
@@ -158,7 +159,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from .._audit import audit
     from ..config import load_config, with_overrides
-    from ..report import print_terminal, to_json, to_junit, to_markdown
+    from ..report import html_report, print_terminal, to_json, to_junit, to_markdown
 
     outputs = _output_paths(args)
     config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
@@ -176,11 +177,13 @@ def _run(args: argparse.Namespace) -> int:
                        sufficiency_estimate=lambda calls, tokens: err_console.print(
                            f"sufficiency: up to {calls} model calls and about {tokens:,} tokens "
                            f"(cache and cassette hits cost nothing)", highlight=False))
-    if args.redact or config.redact:
+    audited, redact = report, args.redact or config.redact
+    if redact:
         from ..redact import redact_report
 
         report = redact_report(report)
     renders = {"json": lambda: to_json(report), "markdown": lambda: to_markdown(report),
+               "html": lambda: html_report(audited, config, format=args.format, redact=redact),
                "junit": lambda: to_junit(report, tuple(config.gate.fail_on), config.gate.semantic, config.gate.routes)}
     for kind, path in outputs.items():
         _write(path, renders[kind]())
@@ -206,7 +209,7 @@ def _output_paths(args: argparse.Namespace) -> dict[str, Path]:
     from ..errors import UsageError
 
     chosen = {kind: Path(value) for kind, value in (("json", args.json), ("markdown", args.markdown),
-                                                     ("junit", args.junit)) if value}
+                                                     ("junit", args.junit), ("html", args.html)) if value}
     for kind, path in chosen.items():
         if path.exists() and not path.is_file():
             raise UsageError(f"--{kind} {path}: not a regular file (a folder, FIFO or device); give a file path")
@@ -216,7 +219,7 @@ def _output_paths(args: argparse.Namespace) -> dict[str, Path]:
         if parent.exists() and not parent.is_dir():
             raise UsageError(f"--{kind} {path}: {parent} is not a folder")
     if len(set(chosen.values())) < len(chosen):
-        raise UsageError("--json, --markdown and --junit must name different files")
+        raise UsageError("--json, --markdown, --junit and --html must name different files")
     return chosen
 
 

@@ -1,5 +1,6 @@
-"""The report model and its writers: JSON, Markdown, JUnit XML and the terminal summary."""
+"""The report model and its writers: JSON, Markdown, JUnit XML, HTML and the terminal summary."""
 
+from ._html import html_report, to_html
 from ._junit import to_junit
 from ._markdown import to_markdown
 from ._model import (
@@ -17,6 +18,7 @@ from ._model import (
     TraceModel,
     UsageModel,
 )
+from ._sources import TextKey, quoted_texts
 from ._sufficiency import route_summary
 from ._terminal import print_terminal
 from ._text import finding_lines, plural, route_gated
@@ -28,6 +30,6 @@ def to_json(report: Report) -> str:
 
 __all__ = [
     "REPORT_SCHEMA_VERSION", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "Section",
-    "SemanticSection", "SkippedModel", "Summary", "TraceModel", "UsageModel", "finding_lines", "plural", "print_terminal", "route_gated",
-    "route_summary", "to_json", "to_junit", "to_markdown",
+    "SemanticSection", "SkippedModel", "Summary", "TextKey", "TraceModel", "UsageModel", "finding_lines", "html_report", "plural",
+    "print_terminal", "quoted_texts", "route_gated", "route_summary", "to_html", "to_json", "to_junit", "to_markdown",
 ]
