@@ -16,7 +16,7 @@ keeps its span: ``text[start:end]`` of the masked field is the masked quote.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -148,6 +148,25 @@ def secrets_in(texts: Iterable[str]) -> set[str]:
     for text in texts:
         found.update(text[s:e] for s, e in secret_spans(text) if e - s >= 6)
     return found
+
+
+def redact_together(texts: Sequence[str], also: Iterable[str] = ()) -> list[str]:
+    """``texts`` redacted as one body: a secret detected in any of them, or in ``also`` (strings
+    whose secrets must be masked here too, such as a report's), is masked in all of them.
+    Each text is scanned once."""
+    spans = [secret_spans(text) for text in texts]
+    known = {text[a:b] for text, found in zip(texts, spans, strict=True) for a, b in found if b - a >= 6}
+    values = sorted(known | secrets_in(set(also)), key=len, reverse=True)
+    out = []
+    for text, found in zip(texts, spans, strict=True):
+        found = list(found)
+        for value in values:
+            at = text.find(value)
+            while at >= 0:
+                found.append((at, at + len(value)))
+                at = text.find(value, at + 1)
+        out.append(_mask(text, _merge(found)))
+    return out
 
 
 T = TypeVar("T")

@@ -132,6 +132,16 @@ def test_redact_masks_the_messages_too(tmp_path: Path) -> None:
     assert '<mark class="quote">Prefer keeping the handle_webhook signature stable where possible.</mark>' in page
 
 
+def test_a_secret_recognised_in_the_report_is_masked_in_every_message() -> None:
+    from auditor.redact import redact_together
+
+    value = "hunter2-correct-horse"
+    texts = ["the value hunter2-correct-horse again", "nothing here"]
+    assert redact_together(texts) == texts  # no context: not recognisable on its own
+    masked = redact_together(texts, [f"password = {value}"])
+    assert masked == ["the value " + "*" * len(value) + " again", "nothing here"]
+
+
 def test_cli_writes_it(tmp_path: Path) -> None:
     from auditor._cli.main import main
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 
 from .._upstream import UpstreamItem
 from ..edges import Quote, event_texts
-from ..redact import redact_text, secrets_in, strings_in
+from ..redact import redact_together, strings_in
 from ..trace import Limits, Message, ToolCall, Trace, iter_paths
 from ._model import Report
 
@@ -78,5 +78,5 @@ def quoted_texts(report: Report, *, format: str | None = None, limits: Limits | 
 def redact_texts(texts: dict[TextKey, str], report_strings: Iterable[str]) -> dict[TextKey, str]:
     """``texts`` with every secret masked that is found in them or in ``report_strings`` (the
     report's strings before redaction): a secret recognised anywhere is masked everywhere."""
-    known = sorted(secrets_in([*report_strings, *texts.values()]), key=len, reverse=True)
-    return {key: redact_text(text, known) for key, text in texts.items()}
+    keys = list(texts)
+    return dict(zip(keys, redact_together([texts[k] for k in keys], report_strings), strict=True))
