@@ -241,6 +241,33 @@ def test_planted_markup_is_inert_in_chromium(browser: Any, page_html: str, tmp_p
     assert problems == []
 
 
+def test_semantic_findings_are_apart_and_filtered(browser: Any, tmp_path: Path) -> None:
+    from auditor._cli.main import main
+
+    out = tmp_path / "semantic.html"
+    assert main(["run", str(EXAMPLES / "semantic-handoffs.json"), "--config",
+                 str(ROOT / "examples" / "edge-audit.local.yaml"), "--llm", "replay", "--html", str(out),
+                 "--quiet"]) == 1
+    page, problems = _open(browser, out.read_text(encoding="utf-8"), tmp_path)
+    semantic = page.locator('.finding[data-kind="sem"]')
+    assert semantic.count() > 1
+    assert page.locator('#semantic .finding').count() == semantic.count()
+    assert page.locator('#deterministic .finding[data-kind="sem"]').count() == 0
+    targets = page.evaluate("Array.from(document.querySelectorAll('#semantic a')).map("
+                            "a => document.getElementById(decodeURIComponent(a.hash.slice(1))) !== null)")
+    assert targets and all(targets)  # each links to the deterministic finding it grades
+
+    for box in page.locator('input[data-kind="sem-verdict"]').all():
+        if box.get_attribute("value") != "dropped":
+            box.uncheck()
+    visible = page.evaluate("Array.from(document.querySelectorAll('.finding[data-kind=\"sem\"]'))"
+                            ".filter(e => !e.hidden).map(e => e.dataset.verdict)")
+    assert visible == ["dropped"]
+    assert page.locator('.finding[data-kind="det"]').first.is_visible()  # the deterministic filters are apart
+    page.locator("#semantic").screenshot(path=str(tmp_path / "semantic.png"))
+    assert problems == []
+
+
 def test_injected_script_would_be_blocked_by_the_policy(browser: Any, page_html: str, tmp_path: Path) -> None:
     """Defence in depth: were escaping to fail, the page's policy still refuses any script but
     its own."""

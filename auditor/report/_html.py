@@ -122,18 +122,22 @@ def _ordered(verdicts: Iterable[str]) -> list[str]:
     return sorted(set(verdicts), key=lambda v: (rank.get(v, len(rank)), v))
 
 
-def _routes(report: Report, texts: Mapping[TextKey, str]) -> list[dict[str, Any]]:
+def _routes(report: Report, texts: Mapping[TextKey, str]) -> tuple[list[dict[str, Any]], list[tuple[str, int]]]:
+    """The routes with findings, in report order, each with its edges that have findings; and
+    per route, how many edges had none."""
     grouped = findings_by_edge(report)
     routes: dict[tuple[str, str], dict[str, Any]] = {}
+    quiet: dict[str, int] = {}
     for edge in report.edges:
-        route = routes.setdefault((edge.source, edge.destination),
-                                  {"source": edge.source, "destination": edge.destination, "edges": [], "quiet": 0})
         found = grouped.get(edge.id, [])
         if not found:
-            route["quiet"] += 1
+            name = f"{edge.source} → {edge.destination}"
+            quiet[name] = quiet.get(name, 0) + 1
             continue
+        route = routes.setdefault((edge.source, edge.destination),
+                                  {"source": edge.source, "destination": edge.destination, "edges": []})
         route["edges"].append({"edge": edge, "findings": [_finding(f, edge, texts) for f in found]})
-    return list(routes.values())
+    return list(routes.values()), list(quiet.items())
 
 
 @lru_cache(maxsize=1)
@@ -162,13 +166,14 @@ def to_html(report: Report, texts: Mapping[TextKey, str] | None = None) -> str:
                                trim_blocks=True, lstrip_blocks=True)
     s = report.summary
     semantic = report.semantic
+    routes, quiet = _routes(report, _masked_like_quotes(report, texts or {}))
     csp = (f"default-src 'none'; style-src '{_sha256(css)}'; script-src '{_sha256(script)}'; "
            "img-src 'none'; form-action 'none'; base-uri 'none'")
     return env.from_string(template).render(
         report=report, s=s, csp=csp, css=css, script=script,
         headline=f"{plural(s.traces, 'trace')}, {plural(s.edges, 'edge')}, {plural(s.failed_edges, 'failing edge')}, "
                  f"{plural(s.input_errors, 'unreadable input')}; exit code {s.exit_code}",
-        routes=_routes(report, _masked_like_quotes(report, texts or {})),
+        routes=routes, quiet=quiet,
         statuses=[st for st in STATUSES if st in s.deterministic_by_status or st in s.semantic_by_status],
         verdicts=_ordered(f.verdict for f in report.deterministic.findings),
         semantic_verdicts=_ordered(f.verdict for f in semantic.findings),
