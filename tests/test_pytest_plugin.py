@@ -101,7 +101,7 @@ def test_assert_edges_takes_a_trace_object() -> None:
     assert message.startswith("2 of 2 edges failed the edge audit")
     assert "incident-webhook/plan->coder  planner -> coder" in message
     assert "handoff  plan.content[60:126]: Prefer keeping the handle_webhook signature" in message
-    assert [f.edge.id for f in caught.value.failures] == [  # type: ignore[attr-defined]
+    assert [f.edge.id for f in caught.value.failures] == [
         "incident-webhook/plan->coder", "incident-webhook/patch->reviewer"]
     report = assert_edges(trace, allow=["softened", "invented"])
     assert failing_edges(report) and not failing_edges(report, allow=["softened", "invented"])
