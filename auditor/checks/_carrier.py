@@ -52,7 +52,7 @@ WAIVERS = frozenset({"not required to", "is not required", "are not required", "
                      "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
                      "optional", "optionally", "up to you", "at your discretion"})
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_OK = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
+OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
@@ -139,7 +139,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
-    allowed = any(_OK.search(t) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(t)) for t in plain)
+    allowed = any(OK_PATTERN.search(t) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(t)) for t in plain)
     whole = " ".join(plain)
     if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(whole))
                     or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(whole))):
@@ -157,7 +157,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         names_excluded = bool(excluded) and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded)
         if excluded and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded) and not _negated(low) \
                 and not _KEEPS_OUT.search(low) and not reports_done(low) and (
-                    relation_to(c.action, text) == "same" or _OK.search(low)
+                    relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
         if _PLAN.match(_IF_ABLE.sub(" ", low)):
@@ -190,7 +190,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     negated = _negated(low[:reach + 1])
     governs = _negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
-        [m.group(0) for m in _OK.finditer(low)])
+        [m.group(0) for m in OK_PATTERN.finditer(low)])
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"

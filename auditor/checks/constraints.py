@@ -68,6 +68,7 @@ from ._constraint_align import (
 )
 from ._constraint_sources import is_constraint, looks_imperative
 from ._finding import FailOrWarn, Finding, Status
+from ._lifted import lifted
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
@@ -230,8 +231,9 @@ class ConstraintCheck:
             "restrictive": c.restrictive, "hedged": c.hedged, "cue": c.cue,
             "keys": [k.text for k in keys], "compared_with": "structured" if structured else "prose",
         }
-        mentions = tuple(dict.fromkeys(u.quote() for u in units if len(u.sentences) == 1 and any(
-            u.forms.has(k) for k in keys if k.strong or k.kind == "noun")))
+        naming = [u for u in units if len(u.sentences) == 1 and not u.code and any(
+            u.forms.has(k) for k in keys if k.strong or k.kind == "noun")]
+        mentions = tuple(dict.fromkeys(u.quote() for u in naming))
         aligned = aligned_units(keys, units) if specific(keys) else []
         if not aligned and constraint.quote.event_id in edge.receiver_saw:
             return None
@@ -279,6 +281,15 @@ class ConstraintCheck:
         share, hit = coverage(keys, whole)
         details["alignment"] = round(share, 2)
         if any(k.strong for k in hit) or share >= DROP or not any(k.strong for k in keys):
+            for unit in naming:
+                phrase = lifted(c, unit.words)
+                if phrase is not None:
+                    quote = unit.quote()
+                    return Finding(NAME, edge.id, "inverted", "fail",
+                                   f"inverted: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> a "
+                                   f"handoff sentence naming it {'permits' if c.polarity == 'prohibition' else 'lifts'}"
+                                   f" it ({phrase!r})", constraint.quote, (quote,),
+                                   tuple(m for m in mentions if m != quote), details)
             return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
                            "mentioned in other words or in part; needs the semantic grader",
                            constraint.quote, (), mentions, details)

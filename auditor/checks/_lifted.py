@@ -1,0 +1,37 @@
+"""A rule lifted in a sentence that names it without carrying it: "Captions are optional this
+time" for "Captions are mandatory for every video", "the Lufthansa option (4h10m layover) is fine"
+for "I must not have a layover over 3 hours", "no need to loop in a lead" for "credits above $500
+require approval from a billing lead".
+
+Such a sentence shares the rule's specific keys (a name, an identifier, a noun it governs) but
+too few of them to carry it, so alignment leaves it to the grader. An explicit permission of a
+prohibition, or an explicit waiver of an obligation (or a permission of what a restrictive
+obligation leaves out), is an inversion whatever else the sentence says. Only explicit phrases
+count: a bare modal ("can", "may") permits too many things to be sure of, and a negation just
+before the phrase ("no other egress is allowed") turns it back into a rule.
+"""
+
+from __future__ import annotations
+
+from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive
+from ._carrier import OK_PATTERN, PERMISSION, WAIVERS
+
+_MODAL = frozenset({"may", "can", "could", "might"})
+_BEFORE = 25  # characters before the phrase in which a negation turns it back into a rule
+
+
+def lifted(c: Directive, sentence: str) -> str | None:
+    """The phrase of ``sentence`` that permits what ``c`` forbids or waives what it orders, if any."""
+    low = sentence.lower()
+    found = [m for m in CUE_PATTERN.finditer(low) if m.group(0) in PERMISSION | WAIVERS]
+    found += list(OK_PATTERN.finditer(low))
+    for m in sorted(found, key=lambda m: m.start()):
+        phrase = m.group(0)
+        if NEGATION_PATTERN.search(low[max(0, m.start() - _BEFORE):m.start()]) or phrase in _MODAL:
+            continue
+        permits = phrase not in WAIVERS
+        if c.polarity == "prohibition" and permits:
+            return phrase
+        if c.polarity == "obligation" and (not permits or c.restrictive):
+            return phrase
+    return None
