@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 _EXPORTS = {
-    "audit": "._audit", "EXIT_OK": "._audit", "EXIT_FAILURES": "._audit", "EXIT_USAGE": "._audit",
+    "audit": "._audit", "audit_traces": "._audit", "EXIT_OK": "._audit", "EXIT_FAILURES": "._audit", "EXIT_USAGE": "._audit",
     "EXIT_INPUT": "._audit", "EXIT_RUNTIME": "._audit",
     "AuditConfig": ".config", "load_config": ".config",
     "Report": ".report", "Trace": ".trace", "load_paths": ".trace", "build_edges": ".edges", "Edge": ".edges",
 }
 
 if TYPE_CHECKING:
-    from ._audit import EXIT_FAILURES, EXIT_INPUT, EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, audit
+    from ._audit import EXIT_FAILURES, EXIT_INPUT, EXIT_OK, EXIT_RUNTIME, EXIT_USAGE, audit, audit_traces
     from .config import AuditConfig, load_config
     from .edges import Edge, build_edges
     from .report import Report
@@ -37,5 +37,5 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "__version__", "EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "AuditConfig", "Edge", "Report",
-    "Trace", "audit", "build_edges", "load_config", "load_paths",
+    "Trace", "audit", "audit_traces", "build_edges", "load_config", "load_paths",
 ]

@@ -20,8 +20,9 @@ from .passes import (
     to_report,
 )
 from .report import Report
+from .trace import LoadedTrace, Trace
 
-__all__ = ["EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "audit"]
+__all__ = ["EXIT_FAILURES", "EXIT_INPUT", "EXIT_OK", "EXIT_RUNTIME", "EXIT_USAGE", "audit", "audit_traces"]
 
 
 def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, format: str | None = None,
@@ -35,3 +36,12 @@ def audit(paths: Iterable[str | Path], config: AuditConfig | None = None, *, for
     selected, ``sufficiency_estimate(calls, tokens)`` hears the cost estimate before any call."""
     hooks = Hooks(progress, semantic_progress, sufficiency_estimate, cassettes_used)
     return to_report(run(paths, config or load_config(None), format=format, analyzer=analyzer, hooks=hooks))
+
+
+def audit_traces(traces: Iterable[Trace], config: AuditConfig | None = None, *, origin: str = "<memory>",
+                 analyzer: TextAnalyzer | None = None) -> Report:
+    """``audit`` of traces held in memory (a golden case's inline trace, a pipeline's replay):
+    ``origin`` stands for their path in the report. Each trace needs its own ``trace_id``: an
+    analyzer shared across calls caches parses by ``<trace>/<event>/<field>``."""
+    loaded = [LoadedTrace(trace, origin, None, "native") for trace in traces]
+    return to_report(run([origin], config or load_config(None), analyzer=analyzer, loaded=loaded))

@@ -72,19 +72,26 @@ def _audit_trace(audit: Audit, passes: list[Pass], item: LoadedTrace, edge_set: 
 
 
 def run(paths: Iterable[str | Path], config: AuditConfig, *, format: str | None = None,
-        analyzer: TextAnalyzer | None = None, hooks: Hooks | None = None) -> Audit:
-    """Every pass over every trace under ``paths``; the state they leave, for the report."""
+        analyzer: TextAnalyzer | None = None, hooks: Hooks | None = None,
+        loaded: Iterable[LoadedTrace] | None = None) -> Audit:
+    """Every pass over every trace under ``paths``; the state they leave, for the report.
+    ``loaded``, when given, are traces already in memory, audited instead of reading ``paths``
+    (which then only name where they came from)."""
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
     context = CheckContext(analyzer=analyzer, config_dir=config.base_dir, project_dir=config.project_dir)
     audit = Audit(config, context, hooks or Hooks())
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
                     max_name_chars=config.limits.max_name_chars)
     audit.paths = [str(p) for p in paths]
-    loaded = iter_paths(audit.paths, format=format, limits=limits, files=audit.files)
+    if loaded is None:
+        items: Iterator[Loaded] = iter_paths(audit.paths, format=format, limits=limits, files=audit.files)
+    else:
+        audit.files = [Path(p) for p in audit.paths]
+        items = iter(loaded)
     passes: list[Pass] = [p for make in PASSES.values() if (p := make(audit)) is not None]
     progress = audit.hooks.progress
     done = 0
-    for chunk in _chunks(loaded, audit.errors, PREPARE_CHUNK):
+    for chunk in _chunks(items, audit.errors, PREPARE_CHUNK):
         edge_sets: list[EdgeSet | None] = []
         for item in chunk:
             try:
