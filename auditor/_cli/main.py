@@ -9,6 +9,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ._golden import add_golden_commands, run_golden_command
+from ._io import write_text as _write
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
 
 EXIT_CODES = """exit codes:
@@ -72,11 +74,13 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "agents"),
+    schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "agents", "goldens",
+                                         "golden-report"),
                         help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
+    add_golden_commands(commands)
     return parser
 
 
@@ -98,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command in ("rubrics", "cassettes", "contracts"):
             return run_semantic_command(args)
+        if args.command == "golden":
+            return run_golden_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 
@@ -145,6 +151,10 @@ def _schema(what: str) -> int:
         from ..sufficiency import AgentsFile as model
     elif what == "report":
         from ..report import Report as model
+    elif what in ("goldens", "golden-report"):
+        from ..goldens import GoldenReport, GoldensFile
+
+        model = GoldensFile if what == "goldens" else GoldenReport
     else:
         from ..config import AuditConfig as model
     print(json.dumps(model.model_json_schema(by_alias=True), indent=2))
@@ -221,30 +231,6 @@ def _output_paths(args: argparse.Namespace) -> dict[str, Path]:
     if len(set(chosen.values())) < len(chosen):
         raise UsageError("--json, --markdown, --junit and --html must name different files")
     return chosen
-
-
-def _write(path: Path, text: str) -> None:
-    """Write a report whole or not at all: a temporary file beside it, then renamed over it."""
-    import os
-    import tempfile
-
-    from ..errors import UsageError
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-                out.write(text)
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(temp, 0o666 & ~mask)
-            os.replace(temp, path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except OSError as err:
-        raise UsageError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 if __name__ == "__main__":
