@@ -30,6 +30,7 @@ def add_golden_commands(commands: Any) -> None:
 
 def run_golden_command(args: argparse.Namespace) -> int:
     import os
+    from pathlib import Path
 
     from rich.console import Console
 
@@ -42,8 +43,9 @@ def run_golden_command(args: argparse.Namespace) -> int:
     if args.golden_command == "check":
         report = check_goldens(goldens, config, cases=args.case)
     else:
+        cassettes = str(Path(args.cassettes).resolve()) if args.cassettes else None  # from here, not the config
         config = with_overrides(config, os.environ, {"mode": args.llm, "model": args.model, "api_base": args.api_base,
-                                                     "cassettes_dir": args.cassettes})
+                                                     "cassettes_dir": cassettes})
         report = replay_goldens(goldens, config, cases=args.case, max_tokens=args.max_tokens)
     if args.json:
         write_text(args.json, report.model_dump_json(indent=2, by_alias=True) + "\n")
