@@ -139,3 +139,14 @@ def test_a_failing_replay_is_an_error_cell_and_a_mutation_with_nothing_to_change
     assert [c.status for c in na.rows[0].cells] == ["not_applicable"] * 3
     with pytest.raises(UsageError, match="unknown mutations"):
         inject_faults(original, pipeline.continue_from, mutations=["shout"])
+
+
+def test_the_grid_and_golden_schemas_are_published(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from auditor._cli.main import main
+    from auditor.goldens import GoldenReport
+
+    for what, model in (("faults", FaultGrid), ("golden-report", GoldenReport)):
+        assert main(["schema", what]) == 0
+        assert json.loads(capsys.readouterr().out) == model.model_json_schema(by_alias=True)

@@ -260,3 +260,20 @@ def test_golden_replay_of_the_shipped_cassettes_is_offline_and_a_miss_is_unmeasu
     missed = json.loads(out.read_text(encoding="utf-8"))
     assert [(c["status"], c["passed"]) for c in missed["cases"]] == [("unmeasured", False)] * 2
     assert all(c["unmeasured"].startswith("cassette_miss") for c in missed["cases"])
+
+
+def test_redact_masks_secrets_the_answer_quotes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secret = "sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"
+
+    def leak(trace: dict[str, Any]) -> None:
+        _reply(trace)["content"] = f"Order 4412 was not found. Is {secret} your order number?"
+
+    data = yaml.safe_load(_goldens_with(tmp_path, leak).read_text(encoding="utf-8"))
+    data["cases"][0]["required_behaviours"].append({"id": "names-key", "kind": "mentions", "any": [secret]})
+    path = tmp_path / "leaky.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    out = tmp_path / "report.json"
+    assert main(["golden", "check", str(path), "--case", "order-4412-absent", "--json", str(out), "--redact"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert secret not in text and secret not in capsys.readouterr().out
+    assert "Is " + "*" * len(secret) + " your order number?" in text

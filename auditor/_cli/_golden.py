@@ -19,6 +19,8 @@ def add_golden_commands(commands: Any) -> None:
         parser.add_argument("--config", help="YAML config (checks, nlp pipeline; for replay also the model)")
         parser.add_argument("--case", action="append", metavar="ID", help="grade only this case (repeatable)")
         parser.add_argument("--json", metavar="PATH", help="write the JSON report here")
+        parser.add_argument("--redact", action="store_true", help="mask secrets in the report and the terminal "
+                                                                  "(config: redact)")
     replay.add_argument("--llm", choices=("live", "record", "replay"), default="replay",
                         help="live: call the model; record: call it and write cassettes; replay (default): answer "
                              "only from cassettes, offline")
@@ -47,6 +49,10 @@ def run_golden_command(args: argparse.Namespace) -> int:
         config = with_overrides(config, os.environ, {"mode": args.llm, "model": args.model, "api_base": args.api_base,
                                                      "cassettes_dir": cassettes})
         report = replay_goldens(goldens, config, cases=args.case, max_tokens=args.max_tokens)
+    if args.redact or config.redact:
+        from ..redact import redact_report
+
+        report = redact_report(report)
     if args.json:
         write_text(args.json, report.model_dump_json(indent=2, by_alias=True) + "\n")
     print_golden(report, Console(highlight=False, soft_wrap=True))

@@ -75,7 +75,7 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "agents", "goldens",
-                                         "golden-report"),
+                                         "golden-report", "faults"),
                         help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
@@ -155,6 +155,8 @@ def _schema(what: str) -> int:
         from ..goldens import GoldenReport, GoldensFile
 
         model = GoldensFile if what == "goldens" else GoldenReport
+    elif what == "faults":
+        from ..faults import FaultGrid as model
     else:
         from ..config import AuditConfig as model
     print(json.dumps(model.model_json_schema(by_alias=True), indent=2))
