@@ -51,6 +51,16 @@ def reader() -> StanceReader:
     ("The refund was issued and it is not reversible.", "refund was issued", "asserted"),
     ("If the refund was issued, you will see it in 5 days.", "refund was issued", "asserted"),
     ("Sorry, the refund was issued yesterday, not today.", "refund was issued", "asserted"),
+    # a negation nearby that denies nothing, and negated denials
+    ("Don't worry, the refund was issued.", "refund was issued", "asserted"),
+    ("I can't wait to tell you that the refund was issued.", "refund was issued", "asserted"),
+    ("I have no doubt that the refund was issued.", "refund was issued", "asserted"),
+    ("Nobody can deny that the refund was issued.", "refund was issued", "asserted"),
+    ('"Refund was issued" - no problem at all!', "refund was issued", "asserted"),
+    ("I don't have any evidence that the refund was issued.", "refund was issued", "denied"),
+    ("It is not true that the refund was issued.", "refund was issued", "denied"),
+    ("I doubt that the refund was issued.", "refund was issued", "denied"),
+    ("Our records do not show that the refund was issued.", "refund was issued", "denied"),
 ])
 def test_a_banned_form_counts_only_where_it_is_asserted(reader: StanceReader, text: str, form: str,
                                                         stance: str) -> None:
