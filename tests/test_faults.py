@@ -150,3 +150,22 @@ def test_the_grid_and_golden_schemas_are_published(capsys: pytest.CaptureFixture
     for what, model in (("faults", FaultGrid), ("golden-report", GoldenReport)):
         assert main(["schema", what]) == 0
         assert json.loads(capsys.readouterr().out) == model.model_json_schema(by_alias=True)
+
+
+def test_a_semantic_graders_failure_counts_as_caught() -> None:
+    """A dropped rule with no specific key is left to the constraint grader: with the grader on (a
+    mock model that finds every constraint dropped), the grid credits it."""
+    from auditor.config import SemanticConfig
+
+    example = _pipeline_module()
+    pipeline = _fake_pipeline(example, lambda handoff: "Your order is late.")
+    original = pipeline.run()
+    vague = original.model_copy(update={"events": [
+        e.model_copy(update={"content": e.content.replace("the internal case code ESC-311", "internal codes")})
+        if e.id in ("request", "handoff") else e for e in original.events]})
+    off = inject_faults(vague, pipeline.continue_from, mutations=["drop"])
+    assert off.rows[0].cells[0].status == "missed"
+    on = inject_faults(vague, pipeline.continue_from, AuditConfig(semantic=SemanticConfig(
+        mode="live", model="mock/absent", cache=False)), mutations=["drop"])
+    cell = on.rows[0].cells[0]
+    assert (cell.status, cell.checks) == ("caught", ["edge-audit.constraint-grader.v1 dropped @ handoff->writer"])

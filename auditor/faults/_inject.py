@@ -6,7 +6,8 @@ For every edge of a trace (or those chosen) and every mutation that applies to i
 handoff) returns the continued run. All continued runs are then audited together, and each cell
 records the run's end-to-end score (``metadata.score``), the agents that flagged something
 (``flagged_by(trace)``; default: the list ``metadata.labels["flagged_by"]``) and the failing
-findings the original run did not have. The original trace is the baseline.
+findings the original run did not have (deterministic ones by the gate's ``fail_on``, and semantic
+graders' failures when ``config.semantic`` runs them). The original trace is the baseline.
 """
 
 from __future__ import annotations
@@ -41,10 +42,13 @@ def _seen(edge: Edge, field: str) -> list[str]:
 
 
 def _failing(report: Report, trace_id: str, fail_on: set[str]) -> Counter[str]:
-    """Failing findings of one trace, keyed without the trace id (so two runs compare)."""
+    """Failing findings of one trace, keyed without the trace id (so two runs compare): the
+    deterministic ones with a status the gate fails on, and the semantic graders' failures."""
     prefix = trace_id + "/"
-    return Counter(f"{f.check} {f.verdict} @ {f.edge_id.removeprefix(prefix)}" for f in report.deterministic.findings
-                   if f.edge_id.startswith(prefix) and f.status in fail_on)
+    found = [(f.check, f.verdict, f.edge_id) for f in report.deterministic.findings if f.status in fail_on]
+    found += [(f.grader, f.verdict, f.edge_id) for f in report.semantic.findings if f.status == "fail"]
+    return Counter(f"{name} {verdict} @ {edge.removeprefix(prefix)}" for name, verdict, edge in found
+                   if edge.startswith(prefix))
 
 
 def inject_faults(trace: Trace, continue_from: ContinueFrom, config: AuditConfig | None = None, *,
