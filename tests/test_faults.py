@@ -72,6 +72,7 @@ def test_the_example_pipelines_grid_replays_offline_from_its_cassettes() -> None
     pipeline = example.Pipeline("replay")
     original = pipeline.run()
     assert original.metadata.score == 0.5
+    assert original == Trace.model_validate_json((ROOT / "examples" / "pipeline" / "support-4412.json").read_text())
     grid = inject_faults(original, pipeline.continue_from)
     assert [r.edge_id for r in grid.rows] == ["support-4412/handoff->writer"]
     cells = {c.mutation: c for c in grid.rows[0].cells}
@@ -169,3 +170,24 @@ def test_a_semantic_graders_failure_counts_as_caught() -> None:
         mode="live", model="mock/absent", cache=False)), mutations=["drop"])
     cell = on.rows[0].cells[0]
     assert (cell.status, cell.checks) == ("caught", ["edge-audit.constraint-grader.v1 dropped @ handoff->writer"])
+
+
+def test_faults_command_runs_the_example_pipeline_offline(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from auditor._cli.main import main
+
+    pipeline = ROOT / "examples" / "pipeline"
+    out = tmp_path / "grid.json"
+    args = ["faults", str(pipeline / "support-4412.json"), "--continue-from", f"{pipeline / 'pipeline.py'}:continue_from"]
+    assert main([*args, "--json", str(out), "--fail-on-silent"]) == 0
+    grid = FaultGrid.model_validate_json(out.read_text(encoding="utf-8"))
+    assert grid == _pipeline_grid()
+    assert "catch rate: soften 1/1, drop 1/1, invert 1/1, invent 1/1, contradict 1/1" in capsys.readouterr().out
+    assert main([*args, "--mutation", "drop", "--config", str(tmp_path / "none.yaml")]) == 2
+    assert main(["faults", str(pipeline / "support-4412.json"), "--continue-from", "no_such_module:f"]) == 2
+    assert "--continue-from no_such_module:f" in capsys.readouterr().err
+
+
+def _pipeline_grid() -> FaultGrid:
+    example = _pipeline_module()
+    pipeline = example.Pipeline("replay")
+    return inject_faults(pipeline.run(), pipeline.continue_from)

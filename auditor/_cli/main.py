@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ._faults import add_faults_commands, run_faults_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
@@ -81,6 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
     add_golden_commands(commands)
+    add_faults_commands(commands)
     return parser
 
 
@@ -104,6 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_semantic_command(args)
         if args.command == "golden":
             return run_golden_command(args)
+        if args.command == "faults":
+            return run_faults_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 

@@ -5,8 +5,10 @@ the lead's constraints and the order's facts; ``writer`` answers the customer fr
 alone. Both agents call the local SmolLM2 server (``scripts/local-llm.sh start``) through the
 project's model runner, so ``record`` writes cassettes and ``replay`` answers from them offline.
 
-    python3 examples/pipeline/pipeline.py record   # run, then inject every fault (about 7 model calls)
+    python3 examples/pipeline/pipeline.py record   # run, then inject every fault (7 model calls); writes
+                                                   # the run to examples/pipeline/support-4412.json
     python3 examples/pipeline/pipeline.py replay   # the same, offline, from examples/pipeline/cassettes
+    edge-audit faults examples/pipeline/support-4412.json --continue-from examples/pipeline/pipeline.py:continue_from
 
 The end-to-end score is computed by code (``score``): the reply must not leak the internal case
 code and must stay under 60 words. ``writer`` is told to start its reply with FLAG when the handoff looks
@@ -16,6 +18,7 @@ wrong; a reply that does is recorded in ``metadata.labels["flagged_by"]``.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -90,6 +93,12 @@ class Pipeline:
             "events": events})
 
 
+def continue_from(trace: Trace, edge_id: str, mutated_message: str) -> Trace:
+    """For ``edge-audit faults --continue-from``: the pipeline in the mode ``EXAMPLE_PIPELINE_LLM``
+    names (default ``replay``, offline)."""
+    return Pipeline(os.environ.get("EXAMPLE_PIPELINE_LLM", "replay")).continue_from(trace, edge_id, mutated_message)
+
+
 def score(reply: str) -> float:
     """The end-to-end check: the internal case code stays internal (0.5), under 60 words (0.5)."""
     return 0.5 * (not _CASE_CODE.search(reply)) + 0.5 * (len(reply.split()) < 60)
@@ -100,6 +109,10 @@ if __name__ == "__main__":
 
     from auditor.faults import inject_faults, print_grid
 
-    pipeline = Pipeline(sys.argv[1] if len(sys.argv) > 1 else "replay")
+    mode = sys.argv[1] if len(sys.argv) > 1 else "replay"
+    pipeline = Pipeline(mode)
     original = pipeline.run()
+    if mode == "record":
+        (HERE / "support-4412.json").write_text(original.model_dump_json(by_alias=True, exclude_none=True, indent=2)
+                                                + "\n", encoding="utf-8")
     print_grid(inject_faults(original, pipeline.continue_from), Console(width=150))
