@@ -287,3 +287,12 @@ def test_redact_masks_secrets_the_answer_quotes(tmp_path: Path, capsys: pytest.C
     text = out.read_text(encoding="utf-8")
     assert secret not in text and secret not in capsys.readouterr().out
     assert "Is " + "*" * len(secret) + " your order number?" in text
+
+
+def test_a_case_trace_file_is_read_within_the_configs_limits() -> None:
+    from auditor.config import LimitsConfig
+
+    report = check_goldens(load_goldens(EXAMPLE), AuditConfig(limits=LimitsConfig(max_file_bytes=100)),
+                           cases=["order-4412-absent", "flaky-tests-reported"])
+    assert [c.status for c in report.cases] == ["unmeasured", "pass"]  # the second case's trace is inline
+    assert "cannot be read" in (report.cases[0].unmeasured or "")

@@ -15,7 +15,7 @@ from ..config import AuditConfig
 from ..errors import TraceError, UsageError
 from ..nlp import TextAnalyzer
 from ..report import Report
-from ..trace import Message, Trace, load_paths
+from ..trace import Limits, Message, Trace, load_paths
 from ._grade import AnswerText, behaviours, containment
 from ._model import GoldenCase, Goldens
 from ._report import CaseResult, EdgeResult, GoldenReport, case_status, summarise
@@ -23,11 +23,14 @@ from ._stance import StanceReader
 
 
 def case_trace(goldens: Goldens, case: GoldenCase, config: AuditConfig) -> Trace:
-    """The case's trace: inline, or the one trace in its file. Raises ``TraceError``."""
+    """The case's trace: inline, or the one trace in its file, read within ``config.limits``.
+    Raises ``TraceError`` (or ``UsageError`` for a missing file)."""
     if isinstance(case.trace, Trace):
         return case.trace
     path = goldens.resolve(case.trace)
-    loaded = load_paths([path])
+    limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
+                    max_name_chars=config.limits.max_name_chars)
+    loaded = load_paths([path], limits=limits)
     if loaded.errors:
         raise loaded.errors[0]
     if len(loaded.traces) != 1:
