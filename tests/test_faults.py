@@ -123,17 +123,20 @@ def test_a_failing_replay_is_an_error_cell_and_a_mutation_with_nothing_to_change
     pipeline = _fake_pipeline(example, lambda handoff: "Your order is late.")
     original = pipeline.run()
 
-    def broken(trace: Trace, edge_id: str, message: str) -> Trace:
+    def broken(trace: Trace, edge_id: str, message: str) -> Any:
         if "Try not" in message:
             raise TimeoutError("the writer did not answer")
-        return pipeline.continue_from(trace, edge_id, message)  # type: ignore[no-any-return]
+        if "Feel free" in message:
+            return {"trace_id": "not a Trace"}
+        return pipeline.continue_from(trace, edge_id, message)
 
     plain = original.model_copy(update={"events": [
         e.model_copy(update={"content": "Order 4412 is 6 days late."}) if e.id == "handoff" else e
         for e in original.events]})
-    grid: FaultGrid = inject_faults(original, broken, mutations=["soften", "invent"])
+    grid: FaultGrid = inject_faults(original, broken, mutations=["soften", "invert", "invent"])
     cells = {c.mutation: c for c in grid.rows[0].cells}
     assert cells["soften"].status == "error" and "TimeoutError" in (cells["soften"].error or "")
+    assert cells["invert"].error == "continue_from returned a dict, not a Trace"
     assert grid.rates["soften"].applied == 0 and grid.rates["soften"].rate is None
     assert cells["invent"].status == "caught"
     na = inject_faults(plain, pipeline.continue_from, mutations=["soften", "drop", "invert"])

@@ -71,10 +71,12 @@ def inject_faults(trace: Trace, continue_from: ContinueFrom, config: AuditConfig
             if mutated is None or mutated == edge.message.content:
                 continue
             try:
-                continued: Trace | None = continue_from(trace, edge.id, mutated)
-                pending[(edge.id, name)] = (mutated, continued, None)
+                continued: object = continue_from(trace, edge.id, mutated)
             except Exception as err:  # noqa: BLE001 - the user's pipeline failing is a cell's error, not ours
                 pending[(edge.id, name)] = (mutated, None, f"continue_from raised {type(err).__name__}: {err}")
+                continue
+            pending[(edge.id, name)] = (mutated, continued, None) if isinstance(continued, Trace) else (
+                mutated, None, f"continue_from returned a {type(continued).__name__}, not a Trace")
     runs = {key: run.model_copy(update={"trace_id": f"{trace.trace_id}~{key[0]}~{key[1]}"})
             for key, (_, run, _) in pending.items() if run is not None}
     report = audit_traces([trace, *runs.values()], config, origin=f"<faults of {trace.trace_id}>", analyzer=analyzer)
