@@ -296,3 +296,15 @@ def test_a_case_trace_file_is_read_within_the_configs_limits() -> None:
                            cases=["order-4412-absent", "flaky-tests-reported"])
     assert [c.status for c in report.cases] == ["unmeasured", "pass"]  # the second case's trace is inline
     assert "cannot be read" in (report.cases[0].unmeasured or "")
+
+
+def test_audit_traces_in_memory_finds_what_audit_of_the_file_finds() -> None:
+    from auditor import audit, audit_traces, load_paths
+
+    path = ROOT / "examples" / "traces" / "incident-webhook.json"
+    trace = load_paths([path]).traces[0].trace
+    from_file, in_memory = audit([path]), audit_traces([trace], origin="<memory>")
+    assert in_memory.model_dump(exclude={"traces", "edges"}) == from_file.model_dump(exclude={"traces", "edges"})
+    assert [e.model_copy(update={"path": ""}) for e in in_memory.edges] == [
+        e.model_copy(update={"path": ""}) for e in from_file.edges]
+    assert in_memory.summary.exit_code == 1 and {t.path for t in in_memory.traces} == {"<memory>"}
