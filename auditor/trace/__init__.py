@@ -20,8 +20,10 @@ from ._model import (
     Capture,
     Event,
     HandoffStage,
+    LlmCall,
     Message,
     ObservationCapture,
+    RunStatus,
     ToolCall,
     Trace,
     TraceMetadata,
@@ -29,7 +31,7 @@ from ._model import (
 from .formats import TraceFormat, all_formats, detect_format, get_format
 
 __all__ = [
-    "TRACE_SUFFIXES", "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LoadResult", "Loaded", "LoadedTrace", "Message",
+    "TRACE_SUFFIXES", "BROADCAST", "TRACE_SCHEMA_ID", "Agent", "Capture", "Event", "HandoffStage", "Limits", "LlmCall", "RunStatus", "LoadResult", "Loaded", "LoadedTrace", "Message",
     "ObservationCapture", "ToolCall", "Trace", "TraceFormat", "TraceMetadata", "all_formats", "detect_format", "find_trace_files",
     "get_format", "iter_file", "iter_paths", "load_file", "load_paths",
 ]

@@ -32,6 +32,10 @@ class Agent(_Frozen):
     kind: Literal["agent", "human", "tool"] = "agent"
     model: str | None = None
     system_prompt: str | None = None
+    invoked_by: list[str] = Field(
+        default_factory=list,
+        description="Agents that invoked this one (its parent agent spans), as the trace records them; "
+                    "used by trace-contract scopes (subtree under an agent).")
     capture: ObservationCapture = Field(
         default="complete",
         description="complete: the trace logs every observation of this agent (its tool calls and results, or "
@@ -83,7 +87,8 @@ class ToolCall(_Frozen):
                     "observation when it is what an agent transcribed of its own observation (a browser's page "
                     "text, a file viewer's content) inside its next message, which is still a message too.",
     )
-    timestamp: datetime | None = None
+    timestamp: datetime | None = Field(default=None, description="When the call started, if recorded")
+    end_time: datetime | None = Field(default=None, description="When the call ended, if recorded")
 
 
 Capture = Literal["complete", "redacted", "sampled_out", "truncated"]
@@ -112,11 +117,34 @@ class HandoffStage(_Frozen):
 Event = Annotated[Message | ToolCall | HandoffStage, Field(discriminator="type")]
 
 
+class LlmCall(_Frozen):
+    """One model call (an LLM or generation span), kept beside the events: it is not a message
+    (its output texts are), and no edge is built from it. Read by trace contracts."""
+
+    id: str = Field(min_length=1)
+    agent: str = Field(min_length=1)
+    name: str = Field(min_length=1, description="The span's name")
+    model: str | None = None
+    status: Literal["ok", "error", "unknown"] = "unknown"
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=0)
+    total_tokens: int | None = Field(default=None, ge=0)
+    timestamp: datetime | None = Field(default=None, description="When the call started, if recorded")
+    end_time: datetime | None = Field(default=None, description="When the call ended, if recorded")
+
+
+RunStatus = Literal["ok", "error", "running"]
+
+
 class TraceMetadata(_Frozen):
     source: str | None = None
     task: str | None = None
     score: float | None = Field(default=None, description="End-to-end score of the run, if one was recorded.")
     labels: dict[str, Any] = Field(default_factory=dict)
+    status: RunStatus | None = Field(
+        default=None, description="How the run ended, if the trace says: ok, error, or running (not finished).")
+    started_at: datetime | None = Field(default=None, description="When the run started, if recorded")
+    ended_at: datetime | None = Field(default=None, description="When the run ended, if recorded")
 
 
 class Trace(_Frozen):
@@ -127,6 +155,7 @@ class Trace(_Frozen):
     metadata: TraceMetadata = Field(default_factory=TraceMetadata)
     agents: list[Agent] = Field(default_factory=list)
     events: list[Event]
+    llm_calls: list[LlmCall] = Field(default_factory=list, description="Model calls, where the trace records them")
 
     model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
 
@@ -149,6 +178,9 @@ class Trace(_Frozen):
             if event.id in seen:
                 raise ValueError(f"events[{index}].id {event.id!r} is used twice")
             seen.add(event.id)
+        llm_ids = [call.id for call in self.llm_calls]
+        if len(llm_ids) != len(set(llm_ids)):
+            raise ValueError("llm_calls: an id is used twice")
         names = [agent.name for agent in self.agents]
         if len(names) != len(set(names)):
             raise ValueError("agents: an agent name is declared twice")

@@ -37,7 +37,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -88,6 +88,17 @@ class Span:
     model: str | None = None
     end: float | None = None
     stage_event: dict[str, Any] | None = None
+    #: The recorded start time, when a format replaced ``start`` by an ordering key (LangSmith).
+    started_at: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    total_tokens: int | None = None
+
+    def clock(self) -> tuple[float | None, float | None]:
+        """The recorded (start, end) in epoch seconds; None for a time the source did not record
+        (a start of 0.0 is a missing one)."""
+        start = self.started_at if self.started_at is not None else self.start
+        return (start if start and start > 0 else None), (self.end if self.end and self.end > 0 else None)
 
     def check_types(self) -> None:
         """Raise ``ValueError`` naming the span and the field when an importer handed over a
@@ -109,6 +120,10 @@ class Span:
                     if not isinstance(call.name, str) or not (call.call_id is None or isinstance(call.call_id, str)):
                         raise ValueError(f"span {self.span_id}: {direction}[{n}] tool call name and id must be "
                                          "strings")
+        for name in ("input_tokens", "output_tokens", "total_tokens"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
+                raise ValueError(f"span {self.span_id}: {name} must be a non-negative integer")
         if self.stage_event is not None and not isinstance(self.stage_event, dict):
             raise ValueError(f"span {self.span_id}: handoff stage must be an object")
 
@@ -122,6 +137,10 @@ def iso_seconds(value: Any) -> float:
         except ValueError:
             return 0.0
     return 0.0
+
+
+def _iso(seconds: float | None) -> str | None:
+    return None if seconds is None else datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
 
 
 def transfer_target(name: str | None) -> str | None:
@@ -166,6 +185,7 @@ class _Builder:
         self.explicit: set[tuple[str, str]] = set()  # (source agent span id, target) with a tool or handoff span
         self.produced: set[str] = set()
         self.human: dict[str, dict[str, Any]] = {}
+        self.llm_calls: list[dict[str, Any]] = []
         self.names = self._agent_names()
 
     def _agent_names(self) -> dict[str, str]:
@@ -211,6 +231,8 @@ class _Builder:
             self.produced.add(content.strip())
             event = {"type": "message", "id": event_id, "sender": sender,
                      "recipients": "*" if recipients == ["*"] else list(recipients), "content": content}
+            if start > 0:
+                event["timestamp"] = _iso(start)
             self.emitted[event_id] = event
             self.add(start, event)
 
@@ -256,6 +278,9 @@ class _Builder:
         if parent is not None:
             parent_name = parent.agent or parent.name
             self.invoked_by[span.span_id] = parent_name
+            callers = self.agents[name].setdefault("invoked_by", [])
+            if parent_name not in callers:
+                callers.append(parent_name)
             if (parent.span_id, name) not in self.handed:
                 passed = next((m.text for m in reversed(span.inputs) if m.role in ("user", "human") and m.text), "")
                 content = passed or self.take_pending(parent)
@@ -271,6 +296,11 @@ class _Builder:
     def on_llm(self, span: Span, owner: Span | None, tool_calls: set[str]) -> None:
         name = (owner.agent or owner.name) if owner else UNATTRIBUTED
         self.read_inputs(span, name, span.model)
+        start, end = span.clock()
+        self.llm_calls.append({"id": span.span_id, "agent": name, "name": span.name or "llm", "model": span.model,
+                               "status": "error" if span.error else ("ok" if end is not None else "unknown"),
+                               "input_tokens": span.input_tokens, "output_tokens": span.output_tokens,
+                               "total_tokens": span.total_tokens, "timestamp": _iso(start), "end_time": _iso(end)})
         for n, msg in enumerate(span.outputs, start=1):
             if msg.role not in ("assistant", "ai", "model") and msg.role:
                 continue
@@ -300,6 +330,11 @@ class _Builder:
             event["arguments"] = span.arguments if isinstance(span.arguments, (dict, str)) else text_of(span.arguments)
         if span.result is not None:
             event["result"] = span.result
+        start, end = span.clock()
+        if start is not None:
+            event["timestamp"] = _iso(start)
+        if end is not None:
+            event["end_time"] = _iso(end)
         self.add(span.start, event)
 
     def build(self, metadata: dict[str, Any]) -> Trace:
@@ -341,8 +376,29 @@ class _Builder:
             for start, event_id, text in items:
                 self.message(start, event_id, sender, [to], text)
         events = [e for _, _, e in sorted(self.events, key=lambda item: (item[0], item[1]))]
-        return Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": self.trace_id, "metadata": metadata,
-                                     "agents": list(self.agents.values()), "events": events})
+        return Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": self.trace_id,
+                                     "metadata": {**self.run_metadata(), **metadata},
+                                     "agents": list(self.agents.values()), "events": events,
+                                     "llm_calls": self.llm_calls})
+
+    def run_metadata(self) -> dict[str, Any]:
+        """Run status and times from the spans: started at the earliest recorded start, ended at
+        the latest recorded end; ``running`` when some spans have an end and others none, else
+        ``error`` when a root span failed, else ``ok``. Nothing when no span records an end."""
+        clocks = [s.clock() for s in self.spans]
+        starts = [start for start, _ in clocks if start is not None]
+        ends = [end for _, end in clocks if end is not None]
+        out: dict[str, Any] = {}
+        if starts:
+            out["started_at"] = _iso(min(starts))
+        if ends:
+            out["ended_at"] = _iso(max(ends))
+            if len(ends) < len(clocks):
+                out["status"] = "running"
+            else:
+                roots = [s for s in self.spans if self.parent(s) is None]
+                out["status"] = "error" if any(s.error for s in roots) else "ok"
+        return out
 
 
 def _norm(name: str) -> str:

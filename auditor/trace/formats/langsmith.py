@@ -115,7 +115,7 @@ def _records(records: Iterable[Record], path: str, name_hint: str) -> Iterator[T
         for position, (_, span) in enumerate(ordered):
             span.seq = position
             if ordered[0][0]:
-                span.start = 0.0
+                span.started_at, span.start = span.start, 0.0
         yield trace_or_error(path, trace_id, [span for _, span in ordered], {"source": "langsmith"})
 
 
