@@ -2,7 +2,7 @@
 (``edge-audit.claims.v1``: ``claims.py``; the claims domain itself is the package ``auditor.claims``)."""
 
 from ..edges import Quote
-from . import claims, constraints, contracts  # registers edge-audit.{claims,constraints,contracts}.v1
+from . import claims, constraints, contracts, trace_contracts  # registers edge-audit.<module>.v1
 from ._finding import STATUSES, FailOrWarn, Finding, Status
 from ._registry import (
     CheckContext,
@@ -17,7 +17,7 @@ from ._registry import (
 )
 
 __all__ = [
-    "claims", "constraints", "contracts",
+    "claims", "constraints", "contracts", "trace_contracts",
     "STATUSES", "CheckContext", "CheckFn", "ChecksTraces", "FailOrWarn", "Finding", "check_options", "Prepares", "Quote", "Status", "Unit",
     "make_check", "register_check", "registered_checks",
 ]

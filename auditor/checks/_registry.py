@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from ..edges import Edge
 from ..errors import ConfigError
@@ -39,6 +39,8 @@ class Unit:
     source: str
     destination: str
     event_id: str
+    #: handoff: a handoff attempt (contracts); trace_rule: one rule of a trace contract on one trace.
+    kind: Literal["handoff", "trace_rule"] = "handoff"
 
 
 @runtime_checkable

@@ -59,7 +59,7 @@ class Graded:
 
     @classmethod
     def of_unit(cls, item: LoadedTrace, unit: Unit, findings: list[Numbered]) -> Graded:
-        return cls(item, unit.id, "handoff", unit.source, unit.destination, unit.event_id, findings)
+        return cls(item, unit.id, unit.kind, unit.source, unit.destination, unit.event_id, findings)
 
 
 @dataclass

@@ -15,7 +15,8 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
     """``semantic_gate``: semantic findings with status fail are JUnit failures (else they are
     reported as passing cases with their verdict in system-out, so CI shows them without
     failing on them). ``gate_routes``: only those routes' handoff findings are failures.
-    A handoff (kind ``handoff``) is one testcase carrying its verdict and missing keys."""
+    A handoff (kind ``handoff``) is one testcase carrying its verdict and missing keys; a trace
+    contract's rule (kind ``trace_rule``) is one testcase carrying its verdict."""
     root = ET.Element("testsuites", name="edge-audit")
     grouped = findings_by_edge(report)
     suites: dict[str, ET.Element] = {}
@@ -35,6 +36,8 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
                 missing = boundary.details.get("missing_keys") or []
                 listed = ", ".join(str(k) for k in missing) if isinstance(missing, list) else ""
                 name = f"{edge.id} [{boundary.verdict}" + (f": {listed}]" if listed else "]")
+            elif edge.kind == "trace_rule" and findings:
+                name = f"{edge.id} [{findings[0].verdict}]"
             case = ET.SubElement(suite, "testcase", classname=f"{edge.trace_id}.{edge.source}->{edge.destination}",
                                  name=name)
             totals["tests"] += 1
@@ -46,7 +49,9 @@ def to_junit(report: Report, fail_on: tuple[str, ...] = ("fail",), semantic_gate
                 ET.SubElement(case, "failure", message=message, type="edge-audit").text = body
             elif findings and all(f.status == "unmeasured" for f in findings):
                 totals["skipped"] += 1
-                ET.SubElement(case, "skipped", message="unmeasured: needs the semantic grader")
+                reason = (f"{findings[0].verdict}: {findings[0].summary}" if edge.kind == "trace_rule"
+                          else "needs the semantic grader")
+                ET.SubElement(case, "skipped", message=f"unmeasured: {reason}"[:500])
             elif findings:
                 ET.SubElement(case, "system-out").text = "\n".join(f"[{f.verdict}] {f.summary}" for f in findings)
     if report.semantic.findings:

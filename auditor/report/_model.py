@@ -19,8 +19,9 @@ from ..graders import SemanticFinding
 from ..sufficiency import Result as SufficiencyResult
 
 REPORT_SCHEMA_VERSION = "edge-audit.report.v1"
-#: message: one message to one agent; handoff: one attempt of an application-recorded handoff.
-EdgeKind = Literal["message", "handoff"]
+#: message: one message to one agent; handoff: one attempt of an application-recorded handoff;
+#: trace_rule: one rule of a trace contract on one trace.
+EdgeKind = Literal["message", "handoff", "trace_rule"]
 #: An edge's worst finding status after the gate, or no findings at all.
 EdgeStatus = Status | Literal["no_findings"]
 
@@ -33,7 +34,8 @@ class EdgeModel(_Model):
     id: str
     kind: EdgeKind = Field(
         default="message", description="message: one message to one agent; handoff: one attempt of an "
-                                       "application-recorded handoff (handoff_stage events), graded by contracts")
+                                       "application-recorded handoff (handoff_stage events), graded by contracts; "
+                                       "trace_rule: one rule of a trace contract on one trace")
     trace_id: str
     path: str
     source: str

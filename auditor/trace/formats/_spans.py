@@ -37,7 +37,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import ValidationError
@@ -140,7 +140,7 @@ def iso_seconds(value: Any) -> float:
 
 
 def _iso(seconds: float | None) -> str | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, tz=timezone.utc).isoformat()
+    return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC).isoformat()
 
 
 def transfer_target(name: str | None) -> str | None:
@@ -229,8 +229,9 @@ class _Builder:
             return
         if content.strip():
             self.produced.add(content.strip())
-            event = {"type": "message", "id": event_id, "sender": sender,
-                     "recipients": "*" if recipients == ["*"] else list(recipients), "content": content}
+            event: dict[str, Any] = {"type": "message", "id": event_id, "sender": sender,
+                                     "recipients": "*" if recipients == ["*"] else list(recipients),
+                                     "content": content}
             if start > 0:
                 event["timestamp"] = _iso(start)
             self.emitted[event_id] = event
