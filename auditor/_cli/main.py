@@ -13,6 +13,7 @@ from ._faults import add_faults_commands, run_faults_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
+from ._trace_contracts import add_trace_contracts_commands, run_trace_contracts_command
 
 EXIT_CODES = """exit codes:
   0  every edge passed (nothing was lost)
@@ -75,14 +76,15 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
-    schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "agents", "goldens",
-                                         "golden-report", "faults"),
+    schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "trace-contract",
+                                         "agents", "goldens", "golden-report", "faults"),
                         help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
     add_semantic_commands(commands)
     add_golden_commands(commands)
     add_faults_commands(commands)
+    add_trace_contracts_commands(commands)
     return parser
 
 
@@ -108,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_golden_command(args)
         if args.command == "faults":
             return run_faults_command(args)
+        if args.command == "trace-contracts":
+            return run_trace_contracts_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 
@@ -151,6 +155,8 @@ def _schema(what: str) -> int:
         from ..trace import Trace as model
     elif what == "contract":
         from ..contracts import ContractFile as model
+    elif what == "trace-contract":
+        from ..trace_contracts import TraceContractFile as model
     elif what == "agents":
         from ..sufficiency import AgentsFile as model
     elif what == "report":

@@ -260,6 +260,8 @@ class _Builder:
             self.declare(HUMAN, "human")
             entry = {"type": "message", "id": span.event_id or f"{span.span_id}:in", "sender": HUMAN,
                      "recipients": [agent], "content": text}
+            if span.clock()[0] is not None:
+                entry["timestamp"] = _iso(span.clock()[0])
             self.human[key] = entry
             self.add(span.start - 1e-9, entry)
         elif agent not in entry["recipients"]:
