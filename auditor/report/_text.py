@@ -57,10 +57,16 @@ def one_line(text: str, limit: int = 240) -> str:
 
 
 def finding_lines(finding: Finding) -> list[str]:
-    """The evidence of one finding as plain lines: upstream quote, then the handoff quotes."""
+    """The evidence of one finding as plain lines: upstream quote, then the handoff quotes (or,
+    for a finding whose details list ``evidence`` events, those events with their times)."""
     lines = []
     if finding.upstream is not None:
         lines.append(f"upstream {where(finding.upstream)}: {one_line(finding.upstream.text)}")
+    evidence = finding.details.get("evidence")
+    if isinstance(evidence, list) and evidence and all(isinstance(e, dict) for e in evidence):
+        # events with their recorded times (trace-contract rules), in place of quoted sentences
+        return lines + [f"evidence {one_line(str(e.get('event_id')))} ({e.get('kind')} {one_line(str(e.get('name')))}"
+                        f") {e.get('start') or 'no start'} .. {e.get('end') or 'no end'}" for e in evidence]
     for quote in finding.handoff:
         lines.append(f"handoff  {where(quote)}: {one_line(quote.text)}")
     if not finding.handoff:

@@ -89,8 +89,14 @@ def _one(check: ArgumentCheck, step: Step) -> tuple[str, str]:
     if document is MISSING:
         return "no_evidence", f"{step.id}: no structured arguments recorded"
     value = resolve(document, check.path)
-    found = "absent" if value is MISSING else json_type(value)
-    return ("ok" if _verdict(check, value) else "failed"), f"{step.id}: {check.path or '(root)'} is {found}"
+    where = check.path or "(root)"
+    if _verdict(check, value):
+        return "ok", f"{step.id}: {where} holds"
+    if value is MISSING:
+        return "failed", f"{step.id}: {where} is absent"
+    if check.op in ("equals", "one_of"):
+        return "failed", f"{step.id}: {where} is a {json_type(value)} with another value"
+    return "failed", f"{step.id}: {where} is a {json_type(value)}"
 
 
 def _expectation(check: ArgumentCheck) -> str:
@@ -121,7 +127,8 @@ def argument_rule(rule_id: str, check: ArgumentCheck) -> Rule:
         missing = [(s, why) for s, state, why in judged if state == "no_evidence"]
         ok = [(s, why) for s, state, why in judged if state == "ok"]
         if check.occurrence == "any" and ok:
-            return outcome("pass", "satisfied", f"{ok[0][1]}: {expectation}", [ok[0][0].evidence()], expected)
+            return outcome("pass", "satisfied", f"{check.tool} ({ok[0][0].id}): {expectation}",
+                           [ok[0][0].evidence()], expected)
         if failed and (check.occurrence != "any" or not missing):
             return outcome("fail", "argument_mismatch", f"{check.tool}: expected {expectation}; "
                            + "; ".join(why for _, why in failed), [s.evidence() for s, _ in failed], expected,

@@ -139,6 +139,23 @@ def iso_seconds(value: Any) -> float:
     return 0.0
 
 
+def token_count(value: Any) -> int | None:
+    """A token count as the source wrote it (an integer, or digits in a string), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isdigit() and len(value) < 20:
+        return int(value)
+    return None
+
+
+def set_usage(span: Span, input_tokens: Any, output_tokens: Any, total_tokens: Any = None) -> None:
+    """Record a model call's token usage on its span (values that are not counts are dropped)."""
+    span.input_tokens, span.output_tokens = token_count(input_tokens), token_count(output_tokens)
+    span.total_tokens = token_count(total_tokens)
+
+
 def _iso(seconds: float | None) -> str | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC).isoformat()
 

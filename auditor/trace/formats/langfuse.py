@@ -25,7 +25,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
 from .otlp import span_from_attributes
 
 
@@ -69,6 +69,9 @@ def _span(obs: dict[str, Any], seq: int) -> Span:
         span.outputs = _messages(obs.get("output"), "assistant")
     elif kind == "GENERATION":
         span.kind, span.model = "llm", obs.get("model")
+        usage = obs.get("usageDetails") or obs.get("usage")
+        if isinstance(usage, dict):
+            set_usage(span, usage.get("input"), usage.get("output"), usage.get("total"))
         span.inputs = _messages(obs.get("input"), "user")
         span.outputs = _messages(obs.get("output"), "assistant")
     elif kind == "TOOL":

@@ -23,7 +23,7 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
 
 _STRUCTURE_NODES = frozenset({"__start__", "__end__", "tools", "agent", "call_model"})
 _ROLES = {"HumanMessage": "user", "human": "user", "AIMessage": "assistant", "ai": "assistant",
@@ -80,6 +80,9 @@ def _span(run: dict[str, Any], seq: int) -> Span:
     elif run_type in ("llm", "chat_model"):
         span.kind = "llm"
         span.inputs, span.outputs = _input_messages(run.get("inputs")), _output_messages(run.get("outputs"))
+        model = ((run.get("extra") or {}).get("metadata") or {}).get("ls_model_name")
+        span.model = model if isinstance(model, str) else None
+        set_usage(span, run.get("prompt_tokens"), run.get("completion_tokens"), run.get("total_tokens"))
     elif run_type == "tool":
         span.kind, span.tool_name = "tool", name
         inputs = run.get("inputs")

@@ -26,7 +26,7 @@ from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, text_of, trace_or_error
+from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
 
 
 def _content_text(content: Any) -> str:
@@ -86,6 +86,8 @@ def _span(raw: dict[str, Any], seq: int) -> Span:
         span.kind, span.agent = "agent", str(data.get("name") or "agent")
     elif kind == "generation":
         span.kind, span.model = "llm", _opt_str(data.get("model"))
+        usage = _dict(data.get("usage"))
+        set_usage(span, usage.get("input_tokens"), usage.get("output_tokens"), usage.get("total_tokens"))
         span.inputs, span.outputs = _messages(data.get("input")), _messages(data.get("output"))
     elif kind == "function":
         span.kind, span.tool_name = "tool", str(data.get("name") or "function")

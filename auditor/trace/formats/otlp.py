@@ -38,7 +38,7 @@ from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, SpanKind, ToolCallPart, trace_or_error
+from ._spans import Msg, Span, SpanKind, ToolCallPart, set_usage, trace_or_error
 
 _AGENT_OPS = frozenset({"invoke_agent", "invoke_agent.internal", "create_agent"})
 _LLM_OPS = frozenset({"chat", "text_completion", "generate_content"})
@@ -216,6 +216,10 @@ def span_from_attributes(span_id: str, parent_id: str | None, name: str, start: 
     span = Span(span_id=span_id, parent_id=parent_id, name=name, kind=kind, start=start, end=end, seq=seq,
                 error=error, event_id=attrs.get("edge_audit.event.id"),
                 model=attrs.get("gen_ai.request.model") or attrs.get("llm.model_name"))
+    if kind == "llm":
+        set_usage(span, attrs.get("gen_ai.usage.input_tokens", attrs.get("llm.token_count.prompt")),
+                  attrs.get("gen_ai.usage.output_tokens", attrs.get("llm.token_count.completion")),
+                  attrs.get("llm.token_count.total"))
     span.handoff_from = attrs.get("gen_ai.handoff.from_agent")
     span.handoff_to = attrs.get("gen_ai.handoff.to_agent")
     if kind == "agent":
