@@ -200,3 +200,14 @@ def test_schema_command_publishes_the_contract_schema(capsys: pytest.CaptureFixt
     schema = json.loads(capsys.readouterr().out)
     assert schema["properties"]["schema"]["const"] == "edge-audit.trace-contract.v1"
     assert "alternatives" in schema["properties"]
+
+
+def test_the_readme_contract_is_valid_and_lint_clean() -> None:
+    import yaml
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("schema: edge-audit.trace-contract.v1\nid: refund-flow")
+    block = text[start:text.index("```", start)]
+    contract = parse_contract(yaml.safe_load(block))
+    assert lint_contract(contract) == []
+    assert len(contract.spec.alternatives.any_of if contract.spec.alternatives else []) == 2

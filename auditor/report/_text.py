@@ -84,7 +84,9 @@ def findings_by_edge(report: Report) -> dict[str, list[Finding]]:
 
 
 def counts_cell(counts: dict[str, int]) -> str:
-    return " ".join(f"{v}:{counts[v]}" for v in VERDICT_ORDER if counts.get(v)) or "-"
+    known = [v for v in VERDICT_ORDER if counts.get(v)]
+    others = sorted(v for v in counts if counts[v] and v not in VERDICT_ORDER)  # e.g. trace-contract verdicts
+    return " ".join(f"{v}:{counts[v]}" for v in known + others) or "-"
 
 
 def semantic_line(f: SemanticFinding) -> str:

@@ -128,7 +128,9 @@ def lint_contract(contract: TraceContract, traces: Sequence[Trace] = ()) -> list
                         errors.append(f"alternatives.{b.id}: forbids {name}, which the base rules require: the "
                                       "branch can never be satisfied")
         for name in base:
-            users = [b.id for b in branches if b.tools is not None and name in _required(b.tools)]
+            # a branch that lists the tool as required treats it as part of its own path (an order
+            # pair naming it only orders it)
+            users = [b.id for b in branches if b.tools is not None and name in b.tools.required]
             if users and len(users) < len(branches):
                 others = [b.id for b in branches if b.id not in users]
                 warnings.append(f"tools: {name} is required unconditionally, but only the path(s) "
