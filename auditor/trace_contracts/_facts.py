@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from fnmatch import fnmatchcase
+from functools import cached_property
 from typing import Any
 
 from ..trace import BROADCAST, Message, ToolCall, Trace
@@ -35,6 +36,10 @@ class Step:
     tokens: int | None = None
 
     def evidence(self) -> Evidence:
+        return self._evidence
+
+    @cached_property
+    def _evidence(self) -> Evidence:  # built once per step: rules cite the same calls again and again
         return Evidence(self.id, self.kind, self.name, _iso(self.start), _iso(self.end))
 
     def matches(self, endpoint: Endpoint) -> bool:
