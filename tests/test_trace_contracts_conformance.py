@@ -80,6 +80,26 @@ CASES = [
 ]
 
 
+# Semantics agent-inspect documents for its trace contracts (docs/TRACE-CONTRACTS.md) beyond its tests.
+BRANCHES = {"any_of": [{"id": "cache-hit", "tools": {"required": ["cache_lookup"], "forbidden": ["retrieve"]}},
+                       {"id": "retrieve", "tools": {"required_order": ["retrieve", "generate"]}}]}
+CASES += [
+    Case("unlisted tools between an ordered pair are allowed", {"tools": ORDER},
+         [RETRIEVE_1, tool("x", "other", 1.5, 1.8), GENERATE], expect={"tools.order.0": "pass"}),
+    Case("an unused failing branch does not fail the contract when another passes",
+         {"tools": {"required": ["generate"]}, "alternatives": BRANCHES}, [RETRIEVE_1, GENERATE],
+         expect={"alternatives.any_of": "pass"}),
+    Case("no branch passing fails the alternatives", {"alternatives": BRANCHES}, [GENERATE, RETRIEVE_2],
+         fails=("alternatives.any_of",)),
+    Case("a scope matching nothing is never a pass", {"scope": {"agents": ["verifier-agent"]},
+                                                      "tools": {"required": ["run_tests"]}},
+         [RETRIEVE_1], expect={"tools.required": "unmeasured"}),
+    Case("missing structured argument evidence is never a pass",
+         {"tools": {"arguments": [{"tool": "retrieve", "path": "/q", "op": "exists"}]}}, [RETRIEVE_1],
+         expect={"tools.arguments.0": "unmeasured"}),
+]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_conformance(case: Case) -> None:
     evaluation = run(case.contract, trace(case.events, status=case.run_status))
