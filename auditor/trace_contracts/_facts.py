@@ -146,7 +146,8 @@ METADATA_KEYS = ("source", "task", "status", "score", "labels.<key>")
 
 
 def _handoff_window(trace: Trace, steps: list[Step], handoff: str) -> list[Step]:
-    start = next((i for i, e in enumerate(trace.events) if e.id == handoff and isinstance(e, Message)), None)
+    start = next((i for i, e in enumerate(trace.events)
+                  if isinstance(e, Message) and handoff in (e.id, e.handoff_id)), None)
     if start is None:
         return []
     message = trace.events[start]
@@ -161,18 +162,8 @@ def _handoff_window(trace: Trace, steps: list[Step], handoff: str) -> list[Step]
                 event.recipients == BROADCAST or message.sender in event.recipients):
             stop = i + 1
             break
-    t0 = _utc(message.timestamp)
-    times = [t for s in steps if s.position is not None and start <= s.position < stop
-             and (t := s.end or s.start) is not None]
-    t1 = max(times, default=None)
-    out = []
-    for s in steps:
-        if s.position is not None:
-            if s.position == start or (start < s.position < stop and s.agent in actors):
-                out.append(s)
-        elif s.agent in actors and s.start is not None and t0 is not None and t1 is not None and t0 <= s.start <= t1:
-            out.append(s)
-    return out
+    return [s for s in steps if s.position is not None
+            and (s.position == start or (start < s.position < stop and s.agent in actors))]
 
 
 def select(trace: Trace, scope: Scope | None) -> Facts:
@@ -196,6 +187,5 @@ def select(trace: Trace, scope: Scope | None) -> Facts:
         steps = [s for s in steps if s.agent in actors]
     if scope.under_handoff is not None:
         described.append(f"under handoff {scope.under_handoff}")
-        window = {s.id for s in _handoff_window(trace, trace_steps(trace), scope.under_handoff)}
-        steps = [s for s in steps if s.id in window]
+        steps = _handoff_window(trace, steps, scope.under_handoff)
     return Facts(trace, tuple(steps), "; ".join(described) or "whole trace")

@@ -47,9 +47,11 @@ class Scope(_Strict):
                                     description="Events of this agent and of every agent it invoked, transitively "
                                                 "(the agents' invoked_by)")
     under_handoff: str | None = Field(default=None, min_length=1,
-                                      description="The id of a handoff message: from it on, events of its recipients "
+                                      description="A handoff message's id or handoff_id: from it on, events of its "
+                                                  "recipients "
                                                   "and the agents they invoked, until a recipient messages the sender "
-                                                  "back")
+                                                  "back (event order only: model calls, which have no place in it, "
+                                                  "are not selected)")
     metadata: dict[str, Any] | None = Field(default=None, description="Trace metadata that must match: source, "
                                                                       "task, status, or labels.<key>")
 
