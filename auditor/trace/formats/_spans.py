@@ -33,145 +33,25 @@ an ``edge_audit.event.id`` attribute, when a span has one, is used as the id ins
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ValidationError
 
 from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
+from ._span_model import Span, iso_time, text_of
 
-SpanKind = Literal["agent", "tool", "llm", "handoff", "other"]
 UNATTRIBUTED = "unattributed"
 HUMAN = "user"
 _TRANSFER = re.compile(r"^(?:transfer_(?:back_)?to_|handoff[ _]to[ _])(?P<to>.+)$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class ToolCallPart:
-    call_id: str | None
-    name: str
-    arguments: Any
-
-
-@dataclass(frozen=True)
-class Msg:
-    role: str
-    text: str
-    tool_calls: tuple[ToolCallPart, ...] = ()
-
-
-@dataclass
-class Span:
-    span_id: str
-    parent_id: str | None
-    name: str
-    kind: SpanKind
-    start: float = 0.0
-    seq: int = 0
-    agent: str | None = None
-    error: bool = False
-    tool_name: str | None = None
-    call_id: str | None = None
-    arguments: Any = None
-    result: str | None = None
-    inputs: list[Msg] = field(default_factory=list)
-    outputs: list[Msg] = field(default_factory=list)
-    handoff_from: str | None = None
-    handoff_to: str | None = None
-    event_id: str | None = None
-    model: str | None = None
-    end: float | None = None
-    stage_event: dict[str, Any] | None = None
-    #: The recorded start time, when a format replaced ``start`` by an ordering key (LangSmith).
-    started_at: float | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    total_tokens: int | None = None
-
-    def clock(self) -> tuple[float | None, float | None]:
-        """The recorded (start, end) in epoch seconds; None for a time the source did not record
-        (a start of 0.0 is a missing one)."""
-        start = self.started_at if self.started_at is not None else self.start
-        return (start if start and start > 0 else None), (self.end if self.end and self.end > 0 else None)
-
-    def check_types(self) -> None:
-        """Raise ``ValueError`` naming the span and the field when an importer handed over a
-        value of the wrong type (trace files are untrusted: a number where a name belongs)."""
-        for name in ("span_id", "name"):
-            if not isinstance(getattr(self, name), str):
-                raise ValueError(f"span {self.span_id!r}: {name} must be a string, "
-                                 f"got {type(getattr(self, name)).__name__}")
-        for name in ("parent_id", "agent", "tool_name", "call_id", "result", "handoff_from", "handoff_to",
-                     "event_id", "model"):
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"span {self.span_id}: {name} must be a string, got {type(value).__name__}")
-        for direction in ("inputs", "outputs"):
-            for n, msg in enumerate(getattr(self, direction)):
-                if not isinstance(msg.role, str) or not isinstance(msg.text, str):
-                    raise ValueError(f"span {self.span_id}: {direction}[{n}] role and text must be strings")
-                for call in msg.tool_calls:
-                    if not isinstance(call.name, str) or not (call.call_id is None or isinstance(call.call_id, str)):
-                        raise ValueError(f"span {self.span_id}: {direction}[{n}] tool call name and id must be "
-                                         "strings")
-        for name in ("input_tokens", "output_tokens", "total_tokens"):
-            value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
-                raise ValueError(f"span {self.span_id}: {name} must be a non-negative integer")
-        if self.stage_event is not None and not isinstance(self.stage_event, dict):
-            raise ValueError(f"span {self.span_id}: handoff stage must be an object")
-
-
-def iso_seconds(value: Any) -> float:
-    """An ISO-8601 timestamp as seconds since the epoch (0.0 when it is missing or unreadable:
-    start times only order spans, and file order breaks ties)."""
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            return 0.0
-    return 0.0
-
-
-def token_count(value: Any) -> int | None:
-    """A token count as the source wrote it (an integer, or digits in a string), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) and value >= 0:
-        return value
-    if isinstance(value, str) and value.isdigit() and len(value) < 20:
-        return int(value)
-    return None
-
-
-def set_usage(span: Span, input_tokens: Any, output_tokens: Any, total_tokens: Any = None) -> None:
-    """Record a model call's token usage on its span (values that are not counts are dropped)."""
-    span.input_tokens, span.output_tokens = token_count(input_tokens), token_count(output_tokens)
-    span.total_tokens = token_count(total_tokens)
-
-
-def _iso(seconds: float | None) -> str | None:
-    return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC).isoformat()
-
-
 def transfer_target(name: str | None) -> str | None:
     match = _TRANSFER.match(name or "")
     return match["to"].strip() if match else None
-
-
-def text_of(value: Any) -> str:
-    """Readable text of an argument or result value (strings as they are, the rest as JSON)."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _argument_text(arguments: Any) -> str:
@@ -250,7 +130,7 @@ class _Builder:
                                      "recipients": "*" if recipients == ["*"] else list(recipients),
                                      "content": content}
             if start > 0:
-                event["timestamp"] = _iso(start)
+                event["timestamp"] = iso_time(start)
             self.emitted[event_id] = event
             self.add(start, event)
 
@@ -278,7 +158,7 @@ class _Builder:
             entry = {"type": "message", "id": span.event_id or f"{span.span_id}:in", "sender": HUMAN,
                      "recipients": [agent], "content": text}
             if span.clock()[0] is not None:
-                entry["timestamp"] = _iso(span.clock()[0])
+                entry["timestamp"] = iso_time(span.clock()[0])
             self.human[key] = entry
             self.add(span.start - 1e-9, entry)
         elif agent not in entry["recipients"]:
@@ -320,7 +200,7 @@ class _Builder:
         self.llm_calls.append({"id": span.span_id, "agent": name, "name": span.name or "llm", "model": span.model,
                                "status": "error" if span.error else ("ok" if end is not None else "unknown"),
                                "input_tokens": span.input_tokens, "output_tokens": span.output_tokens,
-                               "total_tokens": span.total_tokens, "timestamp": _iso(start), "end_time": _iso(end)})
+                               "total_tokens": span.total_tokens, "timestamp": iso_time(start), "end_time": iso_time(end)})
         for n, msg in enumerate(span.outputs, start=1):
             if msg.role not in ("assistant", "ai", "model") and msg.role:
                 continue
@@ -352,9 +232,9 @@ class _Builder:
             event["result"] = span.result
         start, end = span.clock()
         if start is not None:
-            event["timestamp"] = _iso(start)
+            event["timestamp"] = iso_time(start)
         if end is not None:
-            event["end_time"] = _iso(end)
+            event["end_time"] = iso_time(end)
         self.add(span.start, event)
 
     def build(self, metadata: dict[str, Any]) -> Trace:
@@ -410,9 +290,9 @@ class _Builder:
         ends = [end for _, end in clocks if end is not None]
         out: dict[str, Any] = {}
         if starts:
-            out["started_at"] = _iso(min(starts))
+            out["started_at"] = iso_time(min(starts))
         if ends:
-            out["ended_at"] = _iso(max(ends))
+            out["ended_at"] = iso_time(max(ends))
             if len(ends) < len(clocks):
                 out["status"] = "running"
             else:

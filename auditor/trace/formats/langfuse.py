@@ -25,7 +25,8 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
+from ._span_model import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of
+from ._spans import trace_or_error
 from .otlp import span_from_attributes
 
 

@@ -23,7 +23,8 @@ from typing import Any
 from ...errors import TraceError, TraceValidationError
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
+from ._span_model import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of
+from ._spans import trace_or_error
 
 _STRUCTURE_NODES = frozenset({"__start__", "__end__", "tools", "agent", "call_model"})
 _ROLES = {"HumanMessage": "user", "human": "user", "AIMessage": "assistant", "ai": "assistant",

@@ -26,7 +26,8 @@ from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of, trace_or_error
+from ._span_model import Msg, Span, ToolCallPart, iso_seconds, set_usage, text_of
+from ._spans import trace_or_error
 
 
 def _content_text(content: Any) -> str:

@@ -38,7 +38,8 @@ from ...errors import TraceError, TraceValidationError
 from .._json import loads
 from .._model import Trace
 from ._registry import BY_KEY, Record, TraceFormat, register_format
-from ._spans import Msg, Span, SpanKind, ToolCallPart, set_usage, trace_or_error
+from ._span_model import Msg, Span, SpanKind, ToolCallPart, set_usage
+from ._spans import trace_or_error
 
 _AGENT_OPS = frozenset({"invoke_agent", "invoke_agent.internal", "create_agent"})
 _LLM_OPS = frozenset({"chat", "text_completion", "generate_content"})
