@@ -140,3 +140,15 @@ def test_values_that_are_not_counts_are_dropped(tmp_path: Path) -> None:
     path.write_text(json.dumps(doc))
     call = next(c for c in _only(path).llm_calls if c.id == "o-plan-gen")
     assert (call.input_tokens, call.output_tokens, call.total_tokens) == (None, None, None)
+
+
+def test_a_model_call_name_over_the_limit_is_refused(tmp_path: Path) -> None:
+    from auditor import AuditConfig, audit
+    from auditor.config import LimitsConfig
+
+    doc = {"schema": "edge-audit.trace.v1", "trace_id": "t", "events": [],
+           "llm_calls": [{"id": "g", "agent": "a", "name": "chat", "model": "m" * 500}]}
+    (tmp_path / "t.json").write_text(json.dumps(doc))
+    report = audit([tmp_path], AuditConfig(checks=[], limits=LimitsConfig(max_name_chars=100)))
+    (error,) = report.input_errors
+    assert error.where == "llm_calls[0].model" and "exceeds the limit" in error.reason

@@ -101,6 +101,9 @@ def _check_text_sizes(trace: Trace, path: str, line: int | None, limits: Limits)
             check(f"events[{index}].tool", event.tool, names, "name")
             check(f"events[{index}].result", event.result, limits.max_text_chars)
             check(f"events[{index}].arguments", as_text(event.arguments), limits.max_text_chars)
+    for index, call in enumerate(trace.llm_calls):
+        for key in ("id", "agent", "name", "model"):
+            check(f"llm_calls[{index}].{key}", getattr(call, key), names, "id" if key == "id" else "name")
 
 
 def _finish(trace: Trace, path: str, line: int | None, fmt: TraceFormat, limits: Limits) -> LoadedTrace:
