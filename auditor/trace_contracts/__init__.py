@@ -9,7 +9,6 @@ from ._explain import explain_contract
 from ._facts import Facts, Step, applies, select, trace_steps
 from ._lint import TraceContractProblem, lint_contract, lint_trace_contracts
 from ._model import (
-    ORDER_MODES,
     TRACE_CONTRACT_SCHEMA_ID,
     TraceContract,
     TraceContractFile,
@@ -22,7 +21,7 @@ from ._outcome import Evidence, Outcome, RuleStatus
 from ._rule import Rule, RuleResult
 
 __all__ = [
-    "ORDER_MODES", "TRACE_CONTRACT_SCHEMA_ID", "Evaluation", "Evidence", "Facts", "Outcome", "Rule", "RuleResult",
+    "TRACE_CONTRACT_SCHEMA_ID", "Evaluation", "Evidence", "Facts", "Outcome", "Rule", "RuleResult",
     "RuleStatus", "Step", "TraceContract", "TraceContractProblem", "explain_contract", "lint_contract",
     "lint_trace_contracts", "TraceContractFile", "applies", "branch_rules", "compile_contract",
     "evaluate_contract", "json_type", "load_trace_contract", "load_trace_contracts", "parse_contract", "resolve",

@@ -20,7 +20,6 @@ from ..errors import ConfigError
 
 TRACE_CONTRACT_SCHEMA_ID = "edge-audit.trace-contract.v1"
 OrderMode = Literal["first-occurrence", "happens-before", "all-occurrences"]
-ORDER_MODES: tuple[OrderMode, ...] = ("first-occurrence", "happens-before", "all-occurrences")
 StepKind = Literal["tool", "llm", "message"]
 JsonType = Literal["string", "number", "integer", "boolean", "object", "array", "null"]
 
