@@ -39,8 +39,11 @@ def test_the_index_answers_what_a_backward_scan_answers(seed: int) -> None:
         naive = next(((r, e) for r in reversed(all_rows) for e in r.quantities if supports(claim, e)), None)
         assert index.supporting(claim) == naive, claim
         word = rng.choice(["disk", "total", f"INV-{rng.randint(0, 60)}", "nowhere", f"v1.{rng.randint(0, 60)}.0"])
-        pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])")
-        expected = next(((t, m) for t in reversed(texts) if (m := pattern.search(t.text))), None)
-        got = index.search(pattern)
-        assert (got and (got[0], got[1].span())) == (expected and (expected[0], expected[1].span()))
-        assert index.rows_with_any({word.lower()}) == [r for r in all_rows if word.lower() in r.keys]
+        for flags, needle in ((0, word), (re.IGNORECASE, word.upper()), (0, "")):
+            pattern = re.compile(rf"(?<![\w]){re.escape(word)}(?![\w])", flags)
+            expected = next(((t, m) for t in reversed(texts) if (m := pattern.search(t.text))), None)
+            got = index.search(pattern, needle)
+            assert (got and (got[0], got[1].span())) == (expected and (expected[0], expected[1].span()))
+        keys = {word.lower(), rng.choice(["disk", "total", "latency"])}
+        assert index.rows_with_any(keys) == [r for r in all_rows if keys & r.keys]
+        assert list(index.latest_with_any(keys)) == [r for r in reversed(all_rows) if keys & r.keys]

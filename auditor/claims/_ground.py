@@ -236,17 +236,18 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
         value = value.removeprefix("./")
     if not value:
         return Grounding("needs_semantic", "nothing to match")
+    needle = value[:7] if claim.subkind == "hash" else value.lstrip("vV") if claim.subkind == "version" else value
     if claim.subkind == "hash":
-        pattern = re.compile(rf"\b{re.escape(value[:7])}[0-9a-f]*\b", re.IGNORECASE)
+        pattern = re.compile(rf"\b{re.escape(needle)}[0-9a-f]*\b", re.IGNORECASE)
     elif claim.subkind == "version":
-        pattern = re.compile(rf"(?<![\d.])v?{re.escape(value.lstrip('vV'))}(?!\d|\.\d)", re.IGNORECASE)
+        pattern = re.compile(rf"(?<![\d.])v?{re.escape(needle)}(?!\d|\.\d)", re.IGNORECASE)
     elif claim.kind in ("identifier", "path"):
         pattern = re.compile(rf"(?<![\w]){re.escape(value)}(?![\w])")
     else:
         pattern = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w])", re.IGNORECASE)
-    found = _search(pattern, evidence)
+    found = _search(pattern, evidence, needle)
     if found is None and claim.kind == "identifier" and value.endswith("s") and len(value) > 3:
-        found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence)
+        found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence, value[:-1])
     if found is not None:
         text, m = found
         return Grounding("grounded", f"appears in {text.event_id} ({text.field})", _ref(text, m.start(), m.end()))
@@ -255,8 +256,8 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
     return Grounding("invented", f"{value!r} appears in no tool call and no upstream message")
 
 
-def _search(pattern: re.Pattern[str], evidence: Evidence) -> tuple[EvidenceText, re.Match[str]] | None:
-    return evidence.index.search(pattern)
+def _search(pattern: re.Pattern[str], evidence: Evidence, needle: str) -> tuple[EvidenceText, re.Match[str]] | None:
+    return evidence.index.search(pattern, needle)
 
 
 def _ground_snippet(claim: Claim, value: str, evidence: Evidence) -> Grounding:
@@ -264,7 +265,7 @@ def _ground_snippet(claim: Claim, value: str, evidence: Evidence) -> Grounding:
     suggestion more often than a quote: grounded when every one of its names is visible,
     otherwise for the graders."""
     names = [w for w in re.findall(r"[A-Za-z_][\w.-]*", value) if len(w) > 1]
-    missing = [w for w in names if _search(re.compile(rf"(?<![\w]){re.escape(w)}(?![\w])"), evidence) is None]
+    missing = [w for w in names if _search(re.compile(rf"(?<![\w]){re.escape(w)}(?![\w])"), evidence, w) is None]
     if names and not missing:
         return Grounding("grounded", f"every name of {value!r} is visible")
     return Grounding("needs_semantic", f"a code snippet whose names {', '.join(missing) or value!r} are not all "

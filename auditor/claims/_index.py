@@ -17,9 +17,10 @@ Every lookup returns what a scan from the latest row or text backwards would ret
 from __future__ import annotations
 
 import bisect
+import heapq
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..edges import EvidenceText
 from ._quantity import Quantity, reading_factors, supports, tolerance
@@ -47,6 +48,7 @@ class EvidenceIndex:
         self._numbers: dict[int, list[int]] = {}  # bucket -> positions of rows with a number in it
         self._buckets: list[int] = []  # the buckets in use, sorted
         self._blocks: list[str] = []  # every _BLOCK texts, joined (the last block may be open)
+        self._folded: list[str] = []  # the same, case-folded
 
     def add_rows(self, rows: Iterable[Row]) -> None:
         for row in rows:
@@ -70,8 +72,10 @@ class EvidenceIndex:
     def add_text(self, text: EvidenceText) -> None:
         if len(self.texts) % _BLOCK == 0:
             self._blocks.append(text.text)
+            self._folded.append(text.text.casefold())
         else:
             self._blocks[-1] += _JOIN + text.text
+            self._folded[-1] += _JOIN + text.text.casefold()
         self.texts.append(text)
 
     def rows_with_any(self, keys: Iterable[str]) -> list[Row]:
@@ -80,6 +84,15 @@ class EvidenceIndex:
         for key in keys:
             positions.update(self._by_key.get(key, ()))
         return [self.rows[at] for at in sorted(positions)]
+
+    def latest_with_any(self, keys: Iterable[str]) -> Iterator[Row]:
+        """Rows holding one of ``keys``, latest first, read lazily (a common word is in many rows)."""
+        merged = heapq.merge(*(reversed(self._by_key.get(key, [])) for key in keys), reverse=True)
+        last = -1
+        for at in merged:
+            if at != last:
+                last = at
+                yield self.rows[at]
 
     def rows_with_date(self, month: int, day: int) -> list[Row]:
         return [self.rows[at] for at in self._by_date.get((month, day), ())]
@@ -104,12 +117,13 @@ class EvidenceIndex:
                 return self.rows[at], hit
         return None
 
-    def search(self, pattern: re.Pattern[str]) -> tuple[EvidenceText, re.Match[str]] | None:
+    def search(self, pattern: re.Pattern[str], needle: str = "") -> tuple[EvidenceText, re.Match[str]] | None:
         """The latest text ``pattern`` matches, and its first match there: each block of texts is
         searched at once (in C), from the latest, and only a block that matches is read text by
-        text."""
+        text. ``needle``, a string every match contains (any case), skips blocks without it."""
+        folded = needle.casefold() if needle.isascii() else ""
         for number in range(len(self._blocks) - 1, -1, -1):
-            if pattern.search(self._blocks[number]) is None:
+            if folded not in self._folded[number] or pattern.search(self._blocks[number]) is None:
                 continue
             for text in reversed(self.texts[number * _BLOCK:(number + 1) * _BLOCK]):
                 m = pattern.search(text.text)

@@ -98,10 +98,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    weak = [r for r in index.rows_with_any(claim.keys) if (r.structured or r.output and q.family == "count")
-            and len(_same_measure(q, r)) == 1]
-    if weak and q.family is not None:
-        row = weak[-1]
+    weak = next((r for r in index.latest_with_any(claim.keys) if (r.structured or r.output and q.family == "count")
+                 and len(_same_measure(q, r)) == 1), None) if q.family is not None else None
+    if weak is not None:
+        row = weak
         other = _same_measure(q, row)[0]
         return NumberVerdict("contradicted", f"{_names(claim.keys & row.keys)} is {other.text!r} in the evidence", row,
                              (other.start, other.end))
