@@ -100,7 +100,7 @@ class SemanticConfig(_Strict):
 
 def _default_checks() -> list[CheckConfig]:
     return [CheckConfig(name=name) for name in ("edge-audit.constraints.v1", "edge-audit.claims.v1",
-                                                 "edge-audit.contracts.v1")]
+                                                 "edge-audit.contracts.v1", "edge-audit.trace_contracts.v1")]
 
 
 class AcceptanceConfig(_Strict):
