@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ._faults import add_faults_commands, run_faults_command
+from ._flips import add_flips_commands, run_flips_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
@@ -77,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "trace-contract",
-                                         "agents", "goldens", "golden-report", "faults"),
+                                         "agents", "goldens", "golden-report", "faults", "cases"),
                         help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     add_golden_commands(commands)
     add_faults_commands(commands)
     add_trace_contracts_commands(commands)
+    add_flips_commands(commands)
     return parser
 
 
@@ -112,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_faults_command(args)
         if args.command == "trace-contracts":
             return run_trace_contracts_command(args)
+        if args.command == "flips":
+            return run_flips_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 
@@ -167,6 +171,8 @@ def _schema(what: str) -> int:
         model = GoldensFile if what == "goldens" else GoldenReport
     elif what == "faults":
         from ..faults import FaultGrid as model
+    elif what == "cases":
+        from ..flips import CasesReport as model
     else:
         from ..config import AuditConfig as model
     print(json.dumps(model.model_json_schema(by_alias=True), indent=2))
