@@ -140,6 +140,15 @@ class EvidenceConfig(_Strict):
                     "agent that saw things the trace does not log (its unsupported claims become unverifiable).")
 
 
+class SelftestConfig(_Strict):
+    """The mutation self-test (``edge-audit selftest``)."""
+
+    floor: float = Field(default=0.95, ge=0.0, le=1.0, description="Lowest catch rate each mutation may have "
+                         "(on the edges where it applies) before `selftest` exits 1")
+    seed: int = Field(default=0, description="Seed of the mutations' choices (--seed): the same seed, traces and "
+                                             "config give the same grid")
+
+
 class AuditConfig(_Strict):
     redact: bool = Field(default=False, description="Mask secrets (API keys, tokens, passwords, private keys) in "
                                                     "every report (`--redact`). Cassettes are always redacted.")
@@ -150,6 +159,7 @@ class AuditConfig(_Strict):
     gate: GateConfig = Field(default_factory=GateConfig)
     semantic: SemanticConfig = Field(default_factory=SemanticConfig)
     sufficiency: SufficiencyConfig = Field(default_factory=SufficiencyConfig)
+    selftest: SelftestConfig = Field(default_factory=SelftestConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")
     source: Path | None = Field(default=None, exclude=True,

@@ -101,6 +101,11 @@ class AuditFailure(RuntimeFailure):
         super().__init__(f"{path}{'' if line is None else f':{line}'}{f' at {where}' if where else ''}: {reason}")
 
 
+class MutationError(RuntimeFailure):
+    """A self-test mutant that does not differ from its original exactly where its splices say
+    (a bug in a mutation, never a finding)."""
+
+
 class NlpUnavailableError(RuntimeFailure):
     """The configured spaCy pipeline cannot be loaded."""
 

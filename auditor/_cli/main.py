@@ -13,6 +13,7 @@ from ._faults import add_faults_commands, run_faults_command
 from ._flips import add_flips_commands, run_flips_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
+from ._selftest import add_selftest_commands, run_selftest_command
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
 from ._trace_contracts import add_trace_contracts_commands, run_trace_contracts_command
 
@@ -87,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     add_faults_commands(commands)
     add_trace_contracts_commands(commands)
     add_flips_commands(commands)
+    add_selftest_commands(commands)
     return parser
 
 
@@ -116,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_trace_contracts_command(args)
         if args.command == "flips":
             return run_flips_command(args)
+        if args.command == "selftest":
+            return run_selftest_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 
