@@ -140,6 +140,31 @@ class EvidenceConfig(_Strict):
                     "agent that saw things the trace does not log (its unsupported claims become unverifiable).")
 
 
+class FidelityWeights(_Strict):
+    """Points an edge loses per finding of each verdict (constraint pass: dropped, softened,
+    inverted; claims pass: invented, contradicted), whatever the finding's status."""
+
+    dropped: float = Field(default=0.3, ge=0.0, le=1.0)
+    softened: float = Field(default=0.2, ge=0.0, le=1.0)
+    inverted: float = Field(default=0.4, ge=0.0, le=1.0)
+    invented: float = Field(default=0.2, ge=0.0, le=1.0)
+    contradicted: float = Field(default=0.4, ge=0.0, le=1.0)
+
+
+class TrendConfig(_Strict):
+    """``edge-audit trend``: when a route's fidelity drop is worth an alert."""
+
+    fidelity_drop: float = Field(default=0.1, gt=0.0, le=1.0, description="Flag a route whose mean fidelity fell "
+                                 "by more than this from one report to the next ...")
+    score_tolerance: float = Field(default=0.05, ge=0.0, le=1.0, description="... while the end-to-end score "
+                                   "(traces' metadata.score) of its traces moved by no more than this")
+
+
+class FidelityConfig(_Strict):
+    weights: FidelityWeights = Field(default_factory=FidelityWeights)
+    trend: TrendConfig = Field(default_factory=TrendConfig)
+
+
 class SelftestConfig(_Strict):
     """The mutation self-test (``edge-audit selftest``)."""
 
@@ -159,6 +184,7 @@ class AuditConfig(_Strict):
     gate: GateConfig = Field(default_factory=GateConfig)
     semantic: SemanticConfig = Field(default_factory=SemanticConfig)
     sufficiency: SufficiencyConfig = Field(default_factory=SufficiencyConfig)
+    fidelity: FidelityConfig = Field(default_factory=FidelityConfig)
     selftest: SelftestConfig = Field(default_factory=SelftestConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")

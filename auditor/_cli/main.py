@@ -16,6 +16,7 @@ from ._io import write_text as _write
 from ._selftest import add_selftest_commands, run_selftest_command
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
 from ._trace_contracts import add_trace_contracts_commands, run_trace_contracts_command
+from ._trend import add_trend_commands, run_trend_command
 
 EXIT_CODES = """exit codes:
   0  every edge passed (nothing was lost)
@@ -89,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     add_trace_contracts_commands(commands)
     add_flips_commands(commands)
     add_selftest_commands(commands)
+    add_trend_commands(commands)
     return parser
 
 
@@ -120,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_flips_command(args)
         if args.command == "selftest":
             return run_selftest_command(args)
+        if args.command == "trend":
+            return run_trend_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 

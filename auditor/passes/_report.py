@@ -19,6 +19,7 @@ from ..report import (
     Summary,
     TraceModel,
     UsageModel,
+    fidelity_section,
     route_gated,
     route_summary,
 )
@@ -115,4 +116,6 @@ def to_report(audit: Audit) -> Report:
         summary=summary, traces=traces, edges=edges, input_errors=errors,
         deterministic=Section(ran=True, findings=[f for _, f in findings]),
         semantic=_semantic_section(audit),
+        fidelity=fidelity_section([(g.id, g.source, g.destination) for g in audit.graded if g.kind == "message"],
+                                  [f for _, f in findings], audit.sufficiency, config.fidelity.weights),
     )

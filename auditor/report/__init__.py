@@ -1,5 +1,14 @@
 """The report model and its writers: JSON, Markdown, JUnit XML, HTML and the terminal summary."""
 
+from ._fidelity import (
+    EdgeFidelity,
+    FidelitySection,
+    RouteFidelity,
+    fidelity_section,
+    route_fidelity_rows,
+    route_key,
+    weights_text,
+)
 from ._html import html_report, to_html
 from ._junit import to_junit
 from ._markdown import to_markdown
@@ -29,6 +38,8 @@ def to_json(report: Report) -> str:
 
 
 __all__ = [
+    "EdgeFidelity", "FidelitySection", "RouteFidelity", "fidelity_section", "route_fidelity_rows", "route_key",
+    "weights_text",
     "REPORT_SCHEMA_VERSION", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "Section",
     "SemanticSection", "SkippedModel", "Summary", "TextKey", "TraceModel", "UsageModel", "finding_lines", "html_report", "plural",
     "print_terminal", "quoted_texts", "route_gated", "route_summary", "to_html", "to_json", "to_junit", "to_markdown",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..checks import Finding
+from ._fidelity import route_fidelity_rows, weights_text
 from ._model import EdgeModel, Report
 from ._text import (
     counts_cell,
@@ -38,6 +39,19 @@ def _edge_section(edges: list[EdgeModel], grouped: dict[str, list[Finding]], sta
     return out
 
 
+def _fidelity_section(report: Report) -> list[str]:
+    section = report.fidelity
+    if not section.routes:
+        return []
+    out = ["", "## Edge fidelity by route", "",
+           f"Each edge starts at 1.0 and loses points per finding: {weights_text(section.weights)}. Unmeasured "
+           "items are counted apart, not scored; sufficiency is a separate bit.", "",
+           "| route | edges | mean | min | lost | unmeasured; sufficiency |", "|---|---|---|---|---|---|"]
+    out += [f"| {_cell(route.replace('->', ' → '))} | {' | '.join(_cell(c) for c in rest)} |"
+            for route, *rest in route_fidelity_rows(section)]
+    return out
+
+
 def to_markdown(report: Report) -> str:
     s = report.summary
     out = [
@@ -67,6 +81,7 @@ def to_markdown(report: Report) -> str:
         if title:
             out += ["", f"## {title}", ""]
         out += _edge_section(chosen, grouped, status)
+    out += _fidelity_section(report)
     semantic = report.semantic
     out += ["", "## Semantic findings", "",
             f"Mode `{semantic.mode}`. {semantic.note}. These never change a deterministic verdict."]

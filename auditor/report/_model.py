@@ -17,6 +17,7 @@ from ..config import LlmMode
 from ..edges import SkipReason
 from ..graders import SemanticFinding
 from ..sufficiency import Result as SufficiencyResult
+from ._fidelity import FidelitySection
 
 REPORT_SCHEMA_VERSION = "edge-audit.report.v1"
 #: message: one message to one agent; handoff: one attempt of an application-recorded handoff;
@@ -138,3 +139,5 @@ class Report(_Model):
     input_errors: list[InputErrorModel]
     deterministic: Section
     semantic: SemanticSection
+    fidelity: FidelitySection = Field(default_factory=FidelitySection, description="Edge fidelity: each message "
+                                      "edge's score, its route's aggregate, and the weights used")

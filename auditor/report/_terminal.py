@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._fidelity import route_fidelity_rows, weights_text
 from ._model import Report
 from ._text import (
     counts_cell,
@@ -30,6 +31,20 @@ def _e(text: str, limit: int = MAX_CELL) -> str:
 _STYLE = {"fail": "bold red", "warn": "yellow", "unmeasured": "cyan", "pass": "green", "no_findings": "dim"}
 
 
+def _print_fidelity(report: Report, console: Any, max_rows: int) -> None:
+    from rich.table import Table
+
+    section = report.fidelity
+    if not section.routes:
+        return
+    table = Table(title=f"edge fidelity by route (per finding: {weights_text(section.weights)})")
+    for column in ("route", "edges", "mean", "min", "lost", "unmeasured; sufficiency"):
+        table.add_column(column, overflow="fold")
+    for route, *rest in route_fidelity_rows(section)[:max_rows]:
+        table.add_row(_e(route.replace("->", " → ")), *(_e(c) for c in rest))
+    console.print(table)
+
+
 def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max_rows: int = 200) -> None:
     from rich.table import Table
 
@@ -54,6 +69,7 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
                 console.print(f"  [{style}]{_e(finding.verdict)}[/] {_e(finding.summary, 2000)}", highlight=False)
                 for line in finding_lines(finding):
                     console.print(f"    {line}", highlight=False, markup=False)
+    _print_fidelity(report, console, max_rows)
     semantic = report.semantic
     if semantic.findings:
         console.print(f"\n[bold]Semantic[/] ({semantic.mode}; reported apart, never changes a verdict above): "

@@ -1,0 +1,5 @@
+"""Trend: flag routes whose edge fidelity drops while the end-to-end score holds."""
+
+from ._divergence import RouteChange, RoutePoint, TrendResult, Verdict, route_points, trend, trend_lines
+
+__all__ = ["RouteChange", "RoutePoint", "TrendResult", "Verdict", "route_points", "trend", "trend_lines"]
