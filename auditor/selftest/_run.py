@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 from .._audit import audit
@@ -22,10 +23,13 @@ from ..edges import Edge, build_edges
 from ..nlp import TextAnalyzer
 from ..trace import Limits, Trace, load_paths
 from ._result import Cell, Rate, SelftestResult
-from ._splice import apply, mutated_id, verify
-from .mutations import CLAIMS, CONSTRAINTS, MUTATIONS, Plan, Target
+from ._splice import Splice, apply, mutated_id, verify
+from .mutations import CLAIMS, CONSTRAINTS, MUTATIONS, Plan, Target, disjoint
 
 FLAGGED = ("fail", "warn")
+#: Audits of one (edge, mutation) at most: the first, then one more each time the re-audit finds
+#: the constraint still kept by a sentence the mutation had not touched yet.
+MAX_ROUNDS = 3
 
 
 def _deterministic(config: AuditConfig) -> AuditConfig:
@@ -52,13 +56,16 @@ def _label(finding: Finding) -> str:
     return f"{finding.check}:{finding.verdict}" + ("" if finding.status == "fail" else f" ({finding.status})")
 
 
-def _judge(plan: Plan, found: list[Finding], new_id: str) -> tuple[str | None, str]:
-    """(what caught it, or None; the reason when nothing did)."""
+def _judge(plan: Plan, found: list[Finding], new_id: str) -> tuple[str | None, str, list[Quote]]:
+    """(what caught it, or None; the reason when nothing did; the mutant's sentences still
+    keeping the constraint)."""
+    kept: list[Quote] = []
     if plan.constraint is not None:
         constraint = plan.constraint
         about = [f for f in found if f.check.startswith(CONSTRAINTS) and f.upstream is not None
                  and _same_span(f.upstream, constraint)]
         reason = "; ".join(f"{f.verdict}: {f.summary}" for f in about) or "no finding on the constraint"
+        kept = [q for f in about if f.verdict == "kept" for q in f.handoff if q.event_id == new_id]
     else:
         spans = [(s.field, s.start, s.start + len(s.text)) for s in plan.splices]
         about = [f for f in found if f.check.startswith(CLAIMS) and any(
@@ -67,7 +74,31 @@ def _judge(plan: Plan, found: list[Finding], new_id: str) -> tuple[str | None, s
         reason = "; ".join(f"{f.verdict}: {f.summary}" for f in about) or "no claim found in the mutated text"
     flagged = [f for f in about if f.status in FLAGGED]
     flagged.sort(key=lambda f: (f.status != "fail", f.check, f.verdict))
-    return (_label(flagged[0]), "") if flagged else (None, reason)
+    return (_label(flagged[0]), "", []) if flagged else (None, reason, kept)
+
+
+def _original(quote: Quote, splices: tuple[Splice, ...], message_id: str) -> Quote | None:
+    """A quote of the mutant, placed in the original message; None when it touches a splice."""
+    shift = 0
+    for s in sorted((s for s in splices if s.field == quote.field), key=lambda s: s.start):
+        start, end = s.start + shift, s.start + shift + len(s.text)
+        if quote.start < max(end, start + 1) and start < quote.end:
+            return None
+        if end <= quote.start:
+            shift += len(s.text) - (s.end - s.start)
+    return Quote(message_id, quote.field, quote.start - shift, quote.end - shift, quote.text)
+
+
+def _extended(plan: Plan, kept: list[Quote], message_id: str) -> Plan | None:
+    """The plan with the sentences still keeping the constraint edited too, or None."""
+    if plan.extend is None:
+        return None
+    more = disjoint([e for q in kept if (orig := _original(q, plan.splices, message_id)) is not None
+                     for e in plan.extend(orig)], plan.splices)
+    if not more:
+        return None
+    return replace(plan, splices=plan.splices + tuple(s for s, _ in more),
+                   description=f"{plan.description}; then {', '.join(w for _, w in more)}")
 
 
 def _carries(findings: list[Finding]) -> bool:
@@ -84,15 +115,22 @@ def _test_edge(trace: Trace, edge: Edge, findings: list[Finding], seed: int, fol
         if isinstance(plan, str):
             cells.append(Cell(edge_id=edge.id, route=route, mutation=name, state="not_applicable", reason=plan))
             continue
-        mutant = apply(trace, edge.message.id, name, plan.splices)
-        verify(trace, mutant, edge.message.id, name, plan.splices)
         new_id = mutated_id(edge.message.id, name)
         mutant_edge = f"{trace.trace_id}/{new_id}->{edge.destination}"
-        result = _audit_one(mutant, folder, config, analyzer)
-        if isinstance(result, str):
-            caught, reason = None, f"the mutant could not be audited: {result}"
-        else:
-            caught, reason = _judge(plan, [f for f in result if f.edge_id == mutant_edge], new_id)
+        for _ in range(MAX_ROUNDS):
+            mutant = apply(trace, edge.message.id, name, plan.splices)
+            verify(trace, mutant, edge.message.id, name, plan.splices)
+            result = _audit_one(mutant, folder, config, analyzer)
+            if isinstance(result, str):
+                caught, reason = None, f"the mutant could not be audited: {result}"
+                break
+            caught, reason, kept = _judge(plan, [f for f in result if f.edge_id == mutant_edge], new_id)
+            bigger = None if caught else _extended(plan, kept, edge.message.id)
+            if bigger is None:
+                break
+            plan = bigger
+        if caught is None and edge.capture == "partial":
+            reason += " (the source's capture is partial)"
         cells.append(Cell(edge_id=edge.id, route=route, mutation=name, state="caught" if caught else "missed",
                           caught_by=caught, mutant_edge_id=mutant_edge, description=plan.description,
                           reason=reason))

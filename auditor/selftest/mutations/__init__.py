@@ -4,10 +4,10 @@
 from collections.abc import Callable
 
 from . import contradict, drop, invent, invert, soften
-from ._target import CLAIMS, CONSTRAINTS, Plan, Target
+from ._target import CLAIMS, CONSTRAINTS, Edit, Plan, Target, disjoint
 
 MUTATIONS: dict[str, Callable[[Target], Plan | str]] = {
     m.NAME: m.plan for m in (soften, drop, invert, invent, contradict)
 }
 
-__all__ = ["CLAIMS", "CONSTRAINTS", "MUTATIONS", "Plan", "Target"]
+__all__ = ["CLAIMS", "CONSTRAINTS", "MUTATIONS", "Edit", "Plan", "Target", "disjoint"]
