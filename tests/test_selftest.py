@@ -141,3 +141,21 @@ def test_floor_gates_the_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture
     result = SelftestResult.model_validate_json((tmp_path / "s.json").read_text())
     missed = [c for c in result.cells if c.state == "missed"]
     assert main(["selftest", str(path), "--config", str(strict)]) == (1 if missed else 0)
+
+
+def test_a_sentence_still_keeping_the_constraint_is_placed_back_in_the_original() -> None:
+    from auditor.edges import Quote
+    from auditor.selftest._run import _original
+
+    original = "Never log it. Keep the API. Never log it, really."
+    splices = (Splice("content", 0, 5, "Try not to"),)  # +5 characters before the quote
+    mutant = "Try not to log it. Keep the API. Never log it, really."
+    start = mutant.index("Never")
+    placed = _original(Quote("m~soften", "content", start, len(mutant), mutant[start:]), splices, "m")
+    assert placed is not None and original[placed.start:placed.end] == placed.text and placed.event_id == "m"
+    assert _original(Quote("m~soften", "content", 0, 18, mutant[:18]), splices, "m") is None  # inside the splice
+    deleted = (Splice("content", 0, 14, ""),)
+    after = original[14:]
+    assert _original(Quote("m~drop", "content", 0, 13, after[:13]), deleted, "m") is None  # at the deletion
+    placed = _original(Quote("m~drop", "content", 1, 13, after[1:13]), deleted, "m")
+    assert placed is not None and original[placed.start:placed.end] == after[1:13]
