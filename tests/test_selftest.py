@@ -35,7 +35,7 @@ PLAN = ("Add retries to handle_webhook. You must not change the signature of han
 
 
 def _doc() -> dict[str, Any]:
-    return {"schema": "edge-audit.trace.v1", "trace_id": "demo",
+    return {"schema": "edge-audit.trace.v1", "trace_id": "selftest-demo",
             "agents": [{"name": "user", "kind": "human"}, {"name": "planner"}, {"name": "coder"}],
             "events": [
                 {"type": "message", "id": "ticket", "sender": "user", "recipients": ["planner"], "content": TICKET},
@@ -98,6 +98,7 @@ def test_verify_refuses_a_stray_change(demo: Path) -> None:
 def test_not_applicable_says_why(tmp_path: Path, analyzer: TextAnalyzer) -> None:
     doc = _doc()
     doc["events"][-1]["content"] = "Add retries to handle_webhook."
+    doc["trace_id"] = "selftest-bare"  # the shared analyzer caches parses by trace and event id
     path = tmp_path / "bare.json"
     path.write_text(json.dumps(doc))
     target = _target(path, analyzer)
