@@ -74,6 +74,11 @@ def rewrite_all(sentence: str, rules: list[Rule]) -> list[tuple[int, int, str]]:
     return out
 
 
+def after_please(head: str) -> bool:
+    """Whether the text before a sentence's opening verb ends with "please" (then lower case)."""
+    return head.rstrip().lower().endswith("please")
+
+
 _OPENING = re.compile(r"^[\s\W\d]*(?:please\s+)?", re.IGNORECASE)
 
 

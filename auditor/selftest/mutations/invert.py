@@ -5,7 +5,7 @@ carries it: each modal cue is inverted ("must not X" -> "may X"; "Never X" -> "F
 from __future__ import annotations
 
 from ...edges import Quote
-from .._cues import INVERT, imperative_opening, rewrite_all
+from .._cues import INVERT, after_please, imperative_opening, rewrite_all
 from .._splice import Splice
 from ._target import Edit, Plan, Target, carrier_plan
 
@@ -17,7 +17,7 @@ def carrier_edits(target: Target, carrier: Quote) -> list[Edit]:
     verb = imperative_opening(target.analyzer, carrier.text)
     if verb is not None and not any(start <= verb < end for start, end, _ in edits):
         word = carrier.text[verb:].split(maxsplit=1)[0]
-        edits.append((verb, verb + len(word), ("do not " if verb else "Do not ") + word[0].lower() + word[1:]))
+        edits.append((verb, verb + len(word), ("do not " if after_please(carrier.text[:verb]) else "Do not ") + word[0].lower() + word[1:]))
     return [(Splice(carrier.field, carrier.start + start, carrier.start + end, text),
              f"{carrier.text[start:end]!r} -> {text!r}") for start, end, text in sorted(edits)]
 

@@ -6,7 +6,7 @@ of fact the pass found to keep it) has nothing to soften."""
 from __future__ import annotations
 
 from ...edges import Quote
-from .._cues import SOFTEN, imperative_opening, rewrite_all
+from .._cues import SOFTEN, after_please, imperative_opening, rewrite_all
 from .._splice import Splice
 from ._target import Edit, Plan, Target, carrier_plan
 
@@ -18,7 +18,7 @@ def carrier_edits(target: Target, carrier: Quote) -> list[Edit]:
     verb = imperative_opening(target.analyzer, carrier.text)
     if verb is not None and not any(start <= verb < end for start, end, _ in edits):
         word = carrier.text[verb:].split(maxsplit=1)[0]
-        edits.append((verb, verb + len(word), ("where possible, " if verb else "Where possible, ")
+        edits.append((verb, verb + len(word), ("where possible, " if after_please(carrier.text[:verb]) else "Where possible, ")
                       + word[0].lower() + word[1:]))
     return [(Splice(carrier.field, carrier.start + start, carrier.start + end, text),
              f"{carrier.text[start:end]!r} -> {text!r}") for start, end, text in sorted(edits)]
