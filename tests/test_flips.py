@@ -118,3 +118,10 @@ def test_bad_reports_are_usage_errors(tmp_path: Path, doc: Any, capsys: pytest.C
     bad.write_text(json.dumps(doc))
     assert main(["flips", str(bad), str(bad)]) == 2
     assert "edge-audit: error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("what", ["cases", "flips", "selftest", "trend"])
+def test_between_runs_outputs_have_a_schema(what: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", what]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["type"] == "object" and schema["properties"]

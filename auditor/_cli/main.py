@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "trace-contract",
-                                         "agents", "goldens", "golden-report", "faults", "cases"),
+                                         "agents", "goldens", "golden-report", "faults", "cases", "flips",
+                                         "selftest", "trend"),
                         help="options: the options of every registered check and grader")
     commands.add_parser("formats", help="list the trace formats")
     commands.add_parser("checks", help="list the registered checks and graders")
@@ -181,6 +182,12 @@ def _schema(what: str) -> int:
         from ..faults import FaultGrid as model
     elif what == "cases":
         from ..flips import CasesReport as model
+    elif what == "flips":
+        from ..flips import FlipsResult as model
+    elif what == "selftest":
+        from ..selftest import SelftestResult as model
+    elif what == "trend":
+        from ..trend import TrendResult as model
     else:
         from ..config import AuditConfig as model
     print(json.dumps(model.model_json_schema(by_alias=True), indent=2))
