@@ -125,3 +125,12 @@ def test_between_runs_outputs_have_a_schema(what: str, capsys: pytest.CaptureFix
     assert main(["schema", what]) == 0
     schema = json.loads(capsys.readouterr().out)
     assert schema["type"] == "object" and schema["properties"]
+
+
+def test_flips_redacts_quoted_secrets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secret = "sk-live-0123456789abcdefghijklmnop"
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps({"cases": [{"id": "a", "passed": True, "summary": f"key {secret}"}]}))
+    new.write_text(json.dumps({"cases": [{"id": "a", "passed": False, "summary": f"key {secret}"}]}))
+    assert main(["flips", str(old), str(new), "--redact", "--json", str(tmp_path / "f.json")]) == 1
+    assert secret not in capsys.readouterr().out and secret not in (tmp_path / "f.json").read_text()

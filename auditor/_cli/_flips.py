@@ -13,6 +13,7 @@ def add_flips_commands(commands: Any) -> None:
     flips.add_argument("old", help="the earlier report (JSON)")
     flips.add_argument("new", help="the later report (JSON)")
     flips.add_argument("--json", metavar="PATH", help="write the deltas as JSON here")
+    flips.add_argument("--redact", action="store_true", help="mask secrets in the labels (quoted trace text)")
 
 
 def run_flips_command(args: argparse.Namespace) -> int:
@@ -20,6 +21,10 @@ def run_flips_command(args: argparse.Namespace) -> int:
     from ._io import write_text
 
     result = flips(args.old, args.new)
+    if args.redact:
+        from ..redact import redact_report
+
+        result = redact_report(result)
     if args.json:
         write_text(args.json, result.model_dump_json(indent=2) + "\n")
     print("\n".join(flips_lines(result)))

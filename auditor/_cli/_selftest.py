@@ -18,6 +18,7 @@ def add_selftest_commands(commands: Any) -> None:
     selftest.add_argument("--seed", type=int, help="seed of the mutations' choices (default: selftest.seed)")
     selftest.add_argument("--json", metavar="PATH", help="write every cell as JSON here")
     selftest.add_argument("--markdown", metavar="PATH", help="write the grid as Markdown here")
+    selftest.add_argument("--redact", action="store_true", help="mask secrets in every output (config: redact)")
 
 
 def run_selftest_command(args: argparse.Namespace) -> int:
@@ -32,6 +33,10 @@ def run_selftest_command(args: argparse.Namespace) -> int:
                                                           file=sys.stderr)) if show else None)
     if show:
         print(file=sys.stderr)
+    if args.redact or config.redact:
+        from ..redact import redact_report
+
+        result = redact_report(result)
     if args.json:
         write_text(args.json, result.model_dump_json(indent=2) + "\n")
     if args.markdown:
