@@ -23,7 +23,7 @@ def add_selftest_commands(commands: Any) -> None:
 
 def run_selftest_command(args: argparse.Namespace) -> int:
     from ..config import load_config
-    from ..selftest import grid_lines, selftest
+    from ..selftest import grid_lines, percent, selftest
     from ._io import write_text
 
     config = load_config(args.config)
@@ -48,5 +48,5 @@ def run_selftest_command(args: argparse.Namespace) -> int:
         print(f"unreadable: {error}")
     below = result.below_floor
     if below:
-        print(f"below the floor ({result.floor:.0%}): {', '.join(below)}")
+        print(f"below the floor ({percent(result.floor)}): {', '.join(below)}")
     return 3 if result.input_errors else 1 if below else 0

@@ -3,6 +3,7 @@ caught-by grid as text and Markdown."""
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,8 +57,13 @@ def cell_text(cell: Cell) -> str:
     return {"caught": _short(cell.caught_by), "missed": "nobody", "not_applicable": "-"}[cell.state]
 
 
+def percent(rate: float) -> str:
+    """A rate as a percentage rounded down to 0.1 (a single miss in 462 never shows as 100%)."""
+    return f"{math.floor(rate * 1000) / 10:g}%"
+
+
 def rate_text(name: str, rate: Rate) -> str:
-    share = f"{rate.rate:.0%}" if rate.rate is not None else "n/a"
+    share = percent(rate.rate) if rate.rate is not None else "n/a"
     return f"{name} {rate.caught}/{rate.applicable} ({share})"
 
 
@@ -80,7 +86,7 @@ def grid_lines(result: SelftestResult, *, markdown: bool = False) -> list[str]:
         widths = [max(len(r[i]) for r in [header, *table]) for i in range(len(header))]
         out = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in [header, *table]]
     out += ["", "catch rate: " + ", ".join(rate_text(m, result.rates[m]) for m in result.mutations)
-            + f"; floor {result.floor:.0%}"]
+            + f"; floor {percent(result.floor)}"]
     missed = [c for c in result.cells if c.state == "missed"]
     if missed:
         out += ["", "missed:"]
