@@ -134,3 +134,19 @@ def test_flips_redacts_quoted_secrets(tmp_path: Path, capsys: pytest.CaptureFixt
     new.write_text(json.dumps({"cases": [{"id": "a", "passed": False, "summary": f"key {secret}"}]}))
     assert main(["flips", str(old), str(new), "--redact", "--json", str(tmp_path / "f.json")]) == 1
     assert secret not in capsys.readouterr().out and secret not in (tmp_path / "f.json").read_text()
+
+
+def test_golden_reports_plug_in(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = Path(__file__).resolve().parents[1]
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    assert main(["golden", "check", str(root / "examples" / "goldens.yaml"), "--json", str(old)]) == 0
+    report = json.loads(old.read_text())
+    first = report["cases"][0]
+    first.update(passed=False, status="fail")
+    new.write_text(json.dumps(report))
+    capsys.readouterr()
+    assert main(["flips", str(old), str(new)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith(f"1 regressed, 0 unexpected pass, 0 new, 0 removed ({len(report['cases']) - 1} unchanged, "
+                             "not listed)")
+    assert lines[1].split()[:2] == ["regressed", "case"] and first["id"] in lines[1]
