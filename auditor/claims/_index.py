@@ -7,9 +7,10 @@ them all: so grounding a claim costs about the same on the 10th edge of a chat a
   (256 buckets per doubling, by its value and by its digits as written), and a claim looks only
   in the buckets that a supporting number could fall in, for each unit its family allows
   (``_quantity.readings_factors``); ``supports`` then decides, exactly as a full scan would;
-* the latest text a pattern matches (``search``): one regular-expression pass per block of 64
-  texts joined, in C, instead of one call per text (still a pass over every text for a string
-  that appears nowhere: the one cost here that grows with the upstream, at C speed).
+* the latest text a pattern matches (``search``): a block of 64 texts joined is tested for a
+  plain substring of the match first, and searched with the pattern (in C) only if it holds it;
+  only a block that matches is read text by text. A string that appears nowhere still costs one
+  substring test per block: the one cost here that grows with the upstream, at C speed.
 
 Every lookup returns what a scan from the latest row or text backwards would return.
 """
