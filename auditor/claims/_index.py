@@ -6,7 +6,7 @@ them all: so grounding a claim costs about the same on the 10th edge of a chat a
 * the latest row stating a number (``supporting``): every number is filed under its magnitude
   (256 buckets per doubling, by its value and by its digits as written), and a claim looks only
   in the buckets that a supporting number could fall in, for each unit its family allows
-  (``_quantity.readings_factors``); ``supports`` then decides, exactly as a full scan would;
+  (``_quantity.reading_factors``); ``supports`` then decides, exactly as a full scan would;
 * the latest text a pattern matches (``search``): a block of 64 texts joined is tested for a
   plain substring of the match first, and searched with the pattern (in C) only if it holds it;
   only a block that matches is read text by text. A string that appears nowhere still costs one
