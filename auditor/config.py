@@ -92,6 +92,10 @@ class SemanticConfig(_Strict):
     prompts_dir: str | None = Field(default=None, description="Default: prompts/ in the working directory; "
                                    "a prompt it lacks comes from the packaged defaults")
     max_cost: float | None = Field(default=None, gt=0.0, description="USD; once spent, no new calls are made")
+    max_calls: int | None = Field(default=None, ge=0, description="Most grader and sufficiency requests in one run "
+                                  "(`--max-calls`), live, cached or replayed alike; null = no limit")
+    route_quotas: dict[str, int] = Field(default_factory=dict, description="Most grader requests per route "
+                                         "(source->destination, `--route-quota ROUTE=N`); other routes: no limit")
     input_cost_per_mtok: float | None = Field(default=None, ge=0.0, description="USD per million input tokens, "
                                               "for models LiteLLM has no price for")
     output_cost_per_mtok: float | None = Field(default=None, ge=0.0)
@@ -131,6 +135,21 @@ class SufficiencyConfig(_Strict):
                                                description="The first entry whose route matches decides")
     rerun_max_tokens: int = Field(default=1024, gt=0)
     max_output_chars: int = Field(default=8000, gt=0, description="Output shown to the judge, per leg")
+
+
+class SamplingConfig(_Strict):
+    """Sampled audits (`--sample`): a trace is audited when a hash of the seed and its trace id
+    falls under ``rate``, so the same trace gets the same decision on every run and machine."""
+
+    rate: float = Field(default=1.0, gt=0.0, le=1.0, description="Share of traces audited (`--sample`)")
+    seed: int = Field(default=0, description="Seed of the decision (`--seed`); another seed samples other traces")
+    min_per_route: dict[str, int] = Field(
+        default_factory=dict, description="Route (source->destination) -> traces audited at least, counted in input "
+                                          "order: a trace the hash leaves out is audited while a route it has is short")
+
+    @property
+    def active(self) -> bool:
+        return self.rate < 1.0
 
 
 class EvidenceConfig(_Strict):
@@ -186,6 +205,7 @@ class AuditConfig(_Strict):
     sufficiency: SufficiencyConfig = Field(default_factory=SufficiencyConfig)
     fidelity: FidelityConfig = Field(default_factory=FidelityConfig)
     selftest: SelftestConfig = Field(default_factory=SelftestConfig)
+    sampling: SamplingConfig = Field(default_factory=SamplingConfig)
     base_dir: Path | None = Field(default=None, exclude=True,
                                   description="Set by load_config: the config file's folder, for relative paths.")
     source: Path | None = Field(default=None, exclude=True,
@@ -225,6 +245,20 @@ def with_overrides(config: AuditConfig, environ: Mapping[str, str], semantic: Ma
     if seed is not None:
         checked = checked.model_copy(update={"seed": seed})
     return config.model_copy(update={"semantic": updated, "gate": gate, "sufficiency": checked})
+
+
+def with_sampling(config: AuditConfig, rate: float | None = None, seed: int | None = None,
+                  min_per_route: Mapping[str, int] | None = None) -> AuditConfig:
+    """``config`` with the sampling settings given (flags; None leaves the config's)."""
+    changes: dict[str, Any] = {k: v for k, v in (("rate", rate), ("seed", seed)) if v is not None}
+    if min_per_route:
+        changes["min_per_route"] = {**config.sampling.min_per_route, **min_per_route}
+    try:
+        sampling = SamplingConfig.model_validate({**config.sampling.model_dump(), **changes})
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise ConfigError(f"sampling.{'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+    return config.model_copy(update={"sampling": sampling})
 
 
 #: Where a project keeps its config, relative to the project root.

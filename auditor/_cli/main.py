@@ -14,6 +14,7 @@ from ._flips import add_flips_commands, run_flips_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
 from ._selftest import add_selftest_commands, run_selftest_command
+from ._production import add_production_options, production_semantic_overrides, with_production_flags
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
 from ._trace_contracts import add_trace_contracts_commands, run_trace_contracts_command
 from ._trend import add_trend_commands, run_trend_command
@@ -76,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     llm.add_argument("--sufficiency", action="append", metavar="SELECT",
                      help="rerun receivers with the handoff alone: off (default), all, sample:N, or edge:ID "
                           "(repeatable); costs about two model calls per edge, estimated before running")
-    llm.add_argument("--seed", type=int, help="seed for --sufficiency sample:N (default 0)")
+    llm.add_argument("--seed", type=int, help="seed for --sample and --sufficiency sample:N (default 0)")
+    add_production_options(run)
 
     schema = commands.add_parser("schema", help="print a JSON Schema")
     schema.add_argument("what", choices=("trace", "report", "config", "options", "contract", "trace-contract",
@@ -205,8 +207,9 @@ def _run(args: argparse.Namespace) -> int:
     from ..report import html_report, print_terminal, to_json, to_junit, to_markdown
 
     outputs = _output_paths(args)
-    config = with_overrides(load_config(args.config), os.environ, semantic_overrides(args), args.fail_on,
-                            args.gate_routes, args.sufficiency, args.seed)
+    config = with_production_flags(with_overrides(
+        load_config(args.config), os.environ, {**semantic_overrides(args), **production_semantic_overrides(args)},
+        args.fail_on, args.gate_routes, args.sufficiency, args.seed), args)
     err_console = Console(stderr=True) if sys.stderr.isatty() else Console(stderr=True, width=_WIDE, soft_wrap=True)
     show = args.progress == "on" or (args.progress == "auto" and err_console.is_terminal)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -6,6 +6,7 @@ package's providers. Every semantic result is reported apart from the determinis
 
 # One module per grader, named after its registry name (edge-audit.claim-grader.v1: claim_grader.py).
 from . import claim_grader, constraint_grader
+from ._budget import CallBudget
 from ._grader import (
     Grader,
     Judged,
@@ -33,7 +34,7 @@ from ._verify import is_none, locate, verify_quote
 
 __all__ = [
     "claim_grader", "constraint_grader",
-    "Accounting", "Answer", "Cache", "Cassettes", "Grader", "GraderSpec", "Item", "Job", "Judged", "Selection", "cap", "for_items", "grader_options", "judge_items",
+    "Accounting", "Answer", "Cache", "CallBudget", "Cassettes", "Grader", "GraderSpec", "Item", "Job", "Judged", "Selection", "cap", "for_items", "grader_options", "judge_items",
     "KeyParts", "ModelSettings", "Request", "Rubric", "RubricFile", "RubricRef", "SemanticFinding", "Source", "UnmeasuredReason",
     "SemanticRunner", "TextOutput", "Usage", "allow_live_requests", "cassettes_dir", "count_tokens", "grader_specs", "is_none", "load_rubric", "locate",
     "lock_problems", "make_grader", "make_runner", "model_settings", "read_lock", "register_grader", "register_provider",

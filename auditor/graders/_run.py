@@ -24,6 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..config import LlmMode
 from ..errors import GraderError
+from ._budget import CallBudget
 from ._grader import Grader, Judged
 from ._providers import ModelSettings, Provider, Request, provider_for
 from ._rubric import Rubric
@@ -74,7 +75,8 @@ class Accounting:
 
 class SemanticRunner:
     def __init__(self, mode: LlmMode, settings: ModelSettings, *, cache: Cache | None = None,
-                 cassettes: Cassettes | None = None, max_cost: float | None = None, concurrency: int = 4) -> None:
+                 cassettes: Cassettes | None = None, max_cost: float | None = None, concurrency: int = 4,
+                 budget: CallBudget | None = None) -> None:
         self.mode = mode
         self.settings = settings
         self.cache = cache
@@ -82,6 +84,7 @@ class SemanticRunner:
         self.max_cost = max_cost
         self.concurrency = max(1, concurrency)
         self.accounting = Accounting()
+        self.budget = budget or CallBudget()
         self._spent = 0.0
         self._lock = threading.Lock()
         self._providers: dict[str, Provider] = {}
@@ -91,15 +94,22 @@ class SemanticRunner:
         return KeyParts(job.grader, spec.rubric.id, spec.rubric.version, spec.rubric.hash, self.settings.model,
                         self.settings.sampling(), job.inputs)
 
-    def run(self, jobs: Sequence[tuple[GraderSpec, Job]],
-            progress: Callable[[int, int], None] | None = None) -> list[SemanticFinding]:
+    def run(self, jobs: Sequence[tuple[GraderSpec, Job]], progress: Callable[[int, int], None] | None = None,
+            routes: Sequence[str | None] | None = None) -> list[SemanticFinding]:
+        """Grade every job; ``routes`` (each job's ``source->destination``) count against the
+        budget's route quotas. The budget is shared out in job order before any request."""
         results: list[list[SemanticFinding]] = [[] for _ in jobs]
         done = 0
+        granted: list[str | None] = [None] * len(jobs)
+        if self.mode != "off" and self.budget.active:
+            granted = [self.budget.allot(route) for route in (routes or [None] * len(jobs))]
 
         def one(index: int) -> None:
             nonlocal done
             spec, job = jobs[index]
-            results[index] = self._grade(spec, job)
+            refused = granted[index]
+            results[index] = (self._grade(spec, job) if refused is None
+                              else self._unmeasured(spec, job, "budget_exhausted", refused))
             with self._lock:
                 done += 1
                 if progress is not None:
@@ -118,18 +128,23 @@ class SemanticRunner:
             return self._unmeasured(spec, job, "llm_off", "semantic grading is off (--llm off)")
         rubric = spec.rubric
         answer = self.call(self.parts(spec, job), spec.grader.output_for(job), lambda: rubric.render(job.inputs), job,
-                           [i.finding_id for i in job.items])
+                           [i.finding_id for i in job.items], budgeted=False)
         if answer.output is None:
             return self._unmeasured(spec, job, answer.failure or "grader_error", answer.reason)
         return [self._finding(spec, job, j, answer.source) for j in spec.grader.judge(job, answer.output)]
 
     def call(self, parts: KeyParts, output: type[BaseModel], messages: Callable[[], list[dict[str, str]]], job: Job,
-             items: list[str], settings: ModelSettings | None = None) -> Answer:
+             items: list[str], settings: ModelSettings | None = None, *, route: str | None = None,
+             budgeted: bool = True) -> Answer:
         """One model request, through the cache or the cassettes as the mode says, within the
-        budget. Every failure comes back as an ``Answer`` with no output and its reason."""
+        budget (``budgeted``: counted here, for ``route``; graders count theirs in ``run``).
+        Every failure comes back as an ``Answer`` with no output and its reason."""
         settings = settings or self.settings
         if self.mode == "off":
             return Answer(None, "none", Usage(), "llm_off", "model calls are off (--llm off)")
+        refused = self.budget.allot(route) if budgeted and self.budget.active else None
+        if refused is not None:
+            return Answer(None, "none", Usage(), "budget_exhausted", refused)
         stored: Stored | None = None
         result: BaseModel | None = None
         source: Source = "cassette" if self.mode == "replay" else "live"

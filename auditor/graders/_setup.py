@@ -7,6 +7,7 @@ from pathlib import Path
 from ..config import AuditConfig, SemanticConfig
 from ..defaults import search_path
 from ..errors import ConfigError
+from ._budget import CallBudget
 from ._grader import make_grader
 from ._providers import ModelSettings
 from ._rubric import Rubric, load_rubric
@@ -83,4 +84,4 @@ def make_runner(config: AuditConfig) -> SemanticRunner:
         cache = Cache(_resolve(s.cache_dir, default_cache_dir(), config.base_dir))
     cassettes = Cassettes(cassettes_dir(config)) if s.mode in ("record", "replay") else None
     return SemanticRunner(s.mode, model_settings(s), cache=cache, cassettes=cassettes, max_cost=s.max_cost,
-                          concurrency=s.concurrency)
+                          concurrency=s.concurrency, budget=CallBudget(s.max_calls, s.route_quotas))

@@ -20,6 +20,7 @@ from ..edges import Edge, EdgeSet
 from ..errors import AuditFailure, TraceError
 from ..graders import SemanticFinding, SemanticRunner, make_runner
 from ..report import EdgeKind
+from ..sampling import Sampler
 from ..sufficiency import Result as SufficiencyResult
 from ..trace import LoadedTrace
 
@@ -80,6 +81,8 @@ class Audit:
     semantic: list[SemanticFinding] = field(default_factory=list)
     sufficiency: list[SufficiencyResult] = field(default_factory=list)
     sufficiency_estimate: tuple[int, int] | None = None
+    #: Set when ``sampling.rate`` is under 1: which traces were audited.
+    sampler: Sampler | None = None
     _llm: SemanticRunner | None = None
 
     def llm(self) -> SemanticRunner:

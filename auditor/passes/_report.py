@@ -13,6 +13,7 @@ from ..report import (
     EdgeStatus,
     InputErrorModel,
     Report,
+    SamplingModel,
     Section,
     SemanticSection,
     SkippedModel,
@@ -22,6 +23,7 @@ from ..report import (
     fidelity_section,
     route_gated,
     route_summary,
+    triage,
 )
 from ..trace import TRACE_SUFFIXES
 from ._base import Audit, Graded
@@ -118,4 +120,14 @@ def to_report(audit: Audit) -> Report:
         semantic=_semantic_section(audit),
         fidelity=fidelity_section([(g.id, g.source, g.destination) for g in audit.graded if g.kind == "message"],
                                   [f for _, f in findings], audit.sufficiency, config.fidelity.weights),
+        triage=triage(edges, [f for _, f in findings], audit.semantic), sampling=_sampling(audit),
     )
+
+
+def _sampling(audit: Audit) -> SamplingModel | None:
+    if audit.sampler is None:
+        return None
+    c, stats = audit.sampler.config, audit.sampler.stats
+    return SamplingModel(rate=c.rate, seed=c.seed, min_per_route=dict(sorted(c.min_per_route.items())),
+                         audited=stats.audited, by_minimum=stats.by_minimum, skipped=stats.skipped,
+                         route_traces=dict(sorted(stats.route_traces.items())))

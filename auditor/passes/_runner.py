@@ -12,6 +12,7 @@ from ..config import AuditConfig
 from ..edges import EdgeSet, build_edges
 from ..errors import AuditFailure, TraceError
 from ..nlp import TextAnalyzer
+from ..sampling import Sampler, route_of
 from ..trace import Limits, Loaded, LoadedTrace, iter_paths
 from . import checks, graders, sufficiency
 from ._base import Audit, Graded, Hooks, Numbered, Pass, PassFactory
@@ -71,6 +72,12 @@ def _audit_trace(audit: Audit, passes: list[Pass], item: LoadedTrace, edge_set: 
     audit.traces.append((item, edge_set))
 
 
+def _sampled_in(audit: Audit, item: LoadedTrace, edge_set: EdgeSet) -> bool:
+    """Whether ``--sample`` keeps the trace (always, when the run is not sampled)."""
+    return audit.sampler is None or audit.sampler.keep(
+        item.trace.trace_id, (route_of(e.source, e.destination) for e in edge_set.edges))
+
+
 def run(paths: Iterable[str | Path], config: AuditConfig, *, format: str | None = None,
         analyzer: TextAnalyzer | None = None, hooks: Hooks | None = None,
         loaded: Iterable[LoadedTrace] | None = None) -> Audit:
@@ -80,6 +87,7 @@ def run(paths: Iterable[str | Path], config: AuditConfig, *, format: str | None 
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
     context = CheckContext(analyzer=analyzer, config_dir=config.base_dir, project_dir=config.project_dir)
     audit = Audit(config, context, hooks or Hooks())
+    audit.sampler = Sampler(config.sampling) if config.sampling.active else None
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
                     max_name_chars=config.limits.max_name_chars)
     audit.paths = [str(p) for p in paths]
@@ -94,11 +102,12 @@ def run(paths: Iterable[str | Path], config: AuditConfig, *, format: str | None 
     for chunk in _chunks(items, audit.errors, PREPARE_CHUNK):
         edge_sets: list[EdgeSet | None] = []
         for item in chunk:
+            edge_set: EdgeSet | None = None
             try:
-                edge_sets.append(build_edges(item.trace, config.evidence.capture))
+                edge_set = build_edges(item.trace, config.evidence.capture)
             except Exception as err:  # noqa: BLE001 - one trace never stops the run
                 audit.crashes.append(_crash(item, "building its edges", err))
-                edge_sets.append(None)
+            edge_sets.append(edge_set if edge_set is not None and _sampled_in(audit, item, edge_set) else None)
         for p in passes:
             p.prepare([e for es in edge_sets if es is not None for e in es.edges])
         for item, edge_set in zip(chunk, edge_sets, strict=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..edges import Edge
 from ..graders import GraderSpec, Job, grader_specs
+from ..sampling import route_of
 from ..trace import LoadedTrace
 from ._base import Audit, BasePass, Numbered
 
@@ -15,6 +16,7 @@ class Graders(BasePass):
         self.specs = specs
         self.runner = audit.llm()
         self.jobs: list[tuple[GraderSpec, Job]] = []
+        self.routes: list[str | None] = []
         self.committed = 0
 
     def edge(self, item: LoadedTrace, edge: Edge, found: list[Numbered]) -> None:
@@ -22,15 +24,16 @@ class Graders(BasePass):
             selected = [(fid, f) for fid, f in found if spec.grader.selects(f)]
             if selected:
                 self.jobs.append((spec, spec.grader.job(edge, selected)))
+                self.routes.append(route_of(edge.source, edge.destination))
 
     def commit(self) -> None:
         self.committed = len(self.jobs)
 
     def rollback(self) -> None:
-        del self.jobs[self.committed:]
+        del self.jobs[self.committed:], self.routes[self.committed:]
 
     def finish(self) -> None:
-        self.audit.semantic.extend(self.runner.run(self.jobs, self.audit.hooks.semantic_progress))
+        self.audit.semantic.extend(self.runner.run(self.jobs, self.audit.hooks.semantic_progress, self.routes))
 
 
 def make(audit: Audit) -> Graders | None:

@@ -20,17 +20,20 @@ from ._model import (
     InputErrorModel,
     Report,
     RouteSufficiencyModel,
+    SamplingModel,
     Section,
     SemanticSection,
     SkippedModel,
     Summary,
     TraceModel,
+    TriageModel,
     UsageModel,
 )
 from ._sources import TextKey, quoted_texts
 from ._sufficiency import route_summary
 from ._terminal import print_terminal
 from ._text import finding_lines, plural, route_gated
+from ._triage import TRIAGE_SIZE, triage
 
 
 def to_json(report: Report) -> str:
@@ -40,7 +43,7 @@ def to_json(report: Report) -> str:
 __all__ = [
     "EdgeFidelity", "FidelitySection", "RouteFidelity", "fidelity_section", "route_fidelity_rows", "route_key",
     "weights_text",
-    "REPORT_SCHEMA_VERSION", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "Section",
-    "SemanticSection", "SkippedModel", "Summary", "TextKey", "TraceModel", "UsageModel", "finding_lines", "html_report", "plural",
-    "print_terminal", "quoted_texts", "route_gated", "route_summary", "to_html", "to_json", "to_junit", "to_markdown",
+    "REPORT_SCHEMA_VERSION", "TRIAGE_SIZE", "EdgeKind", "EdgeModel", "EdgeStatus", "InputErrorModel", "Report", "RouteSufficiencyModel", "SamplingModel", "Section",
+    "SemanticSection", "SkippedModel", "Summary", "TextKey", "TraceModel", "TriageModel", "UsageModel", "finding_lines", "html_report", "plural",
+    "print_terminal", "quoted_texts", "route_gated", "route_summary", "to_html", "to_json", "to_junit", "to_markdown", "triage",
 ]

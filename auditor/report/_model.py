@@ -109,6 +109,32 @@ class SemanticSection(_Model):
                                                         "running: calls and tokens")
 
 
+class TriageModel(_Model):
+    """One edge of the triage list."""
+
+    edge_id: str
+    trace_id: str
+    route: str = Field(description="source->destination")
+    status: str = Field(description="The edge's status after the gate")
+    fail: int = Field(description="Deterministic findings with status fail")
+    warn: int
+    unmeasured: int
+    semantic_fail: int = Field(description="Semantic findings with status fail on this edge (reported apart)")
+    verdicts: dict[str, int] = Field(description="Deterministic findings per verdict")
+
+
+class SamplingModel(_Model):
+    """What ``--sample`` did: how many traces it audited and left out."""
+
+    rate: float
+    seed: int
+    min_per_route: dict[str, int]
+    audited: int = Field(description="Traces audited")
+    by_minimum: int = Field(description="Of those, traces the hash left out, audited to reach a route's minimum")
+    skipped: int = Field(description="Traces read but not audited")
+    route_traces: dict[str, int] = Field(description="Audited traces per route that has a minimum")
+
+
 class Summary(_Model):
     files: int
     traces: int
@@ -141,3 +167,6 @@ class Report(_Model):
     semantic: SemanticSection
     fidelity: FidelitySection = Field(default_factory=FidelitySection, description="Edge fidelity: each message "
                                       "edge's score, its route's aggregate, and the weights used")
+    triage: list[TriageModel] = Field(default_factory=list, description="Edges that did not pass, worst first "
+                                      "(at most 25): read these first")
+    sampling: SamplingModel | None = Field(default=None, description="Set when --sample left traces out")

@@ -83,6 +83,7 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
             console.print(f"  {sufficiency_line(result)}", highlight=False, markup=False)
     if semantic.ran and (semantic.findings or semantic.sufficiency):
         console.print(f"  usage: {usage_line(semantic)}", highlight=False, markup=False)
+    _print_triage(report, console)
     for error in report.input_errors:
         place = error.path + (f":{error.line}" if error.line else "") + (f" at {error.where}" if error.where else "")
         label = "internal error" if error.kind == "AuditFailure" else "unreadable"
@@ -90,3 +91,17 @@ def print_terminal(report: Report, console: Any, *, all_edges: bool = False, max
     console.print(f"\nconfig: {report.config or 'built-in defaults (no config/edge-audit.yaml found)'}",
                   highlight=False, markup=False)
     console.print(summary_line(report), highlight=False, markup=False)
+
+
+def _print_triage(report: Report, console: Any, rows: int = 10) -> None:
+    """The worst edges first (the report's ``triage`` list keeps more), and what sampling left out."""
+    if report.triage:
+        console.print("\n[bold]Triage[/] (worst edges first):", highlight=False)
+        for n, t in enumerate(report.triage[:rows], start=1):
+            semantic = f", {t.semantic_fail} semantic fail" if t.semantic_fail else ""
+            console.print(f"  {n:>2}. [{_STYLE[t.status]}]{t.status}[/] {_e(t.edge_id)} ({_e(t.route)}): "
+                          f"{t.fail} fail, {t.warn} warn, {t.unmeasured} unmeasured{semantic}", highlight=False)
+    if report.sampling is not None:
+        s = report.sampling
+        console.print(f"\nsampled: {s.audited:,} traces audited ({s.by_minimum:,} for a route minimum), "
+                      f"{s.skipped:,} left out (rate {s.rate}, seed {s.seed})", highlight=False, markup=False)

@@ -170,7 +170,7 @@ class SufficiencyRunner:
                           model=model, receiver_model=receiver_model)
         job = Job(RERUN, case.edge_id, (), {"handoff": case.handoff}, ())
         rerun = self.runner.call(self.rerun_parts(case), TextOutput, lambda: self.rerun_messages(case), job,
-                                 [case.edge_id], self.receiver_settings(case))
+                                 [case.edge_id], self.receiver_settings(case), route=case.route)
         on_output = case.pipeline_output
         if rerun.output is None:
             off = Leg("degraded", None, "none", "none", rerun.reason, _degraded_by(rerun))
@@ -186,7 +186,8 @@ class SufficiencyRunner:
             inputs = self.review_inputs(case, isolated)
             review_job = Job(REVIEW, case.edge_id, (), inputs, ())
             review_answer = self.runner.call(self.review_parts(case, isolated), SufficiencyReview,
-                                             lambda: rubric_obj.render(inputs), review_job, [case.edge_id])
+                                             lambda: rubric_obj.render(inputs), review_job, [case.edge_id],
+                                             route=case.route)
             if isinstance(review_answer.output, SufficiencyReview):
                 review = review_answer.output
         problems = tuple(deterministic_problems(self.claims, case, isolated))
