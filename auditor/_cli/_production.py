@@ -1,10 +1,13 @@
-"""Production audits on the command line: the ``run`` flags for sampling and call budgets, and
-their config overrides."""
+"""Production audits on the command line: the ``run`` flags for sampling, call budgets and the
+run history, and the ``history`` command."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
+
+#: The history's default path (``auditor.production.DEFAULT_HISTORY``), here so that ``--help`` imports nothing.
+_DEFAULT_HISTORY = ".edge-audit/history.sqlite"
 
 
 def _route_number(value: str) -> tuple[str, int]:
@@ -27,6 +30,37 @@ def add_production_options(run: Any) -> None:
                             "the rest stay unmeasured")
     group.add_argument("--route-quota", action="append", type=_route_number, metavar="ROUTE=N", default=[],
                        help="at most N model requests for this route (repeatable)")
+    group.add_argument("--history", nargs="?", const=_DEFAULT_HISTORY, metavar="PATH",
+                       help=f"append this run to a SQLite run history (default: {_DEFAULT_HISTORY})")
+    group.add_argument("--history-label", metavar="TEXT", help="a label for this run in the history (a commit, a date)")
+
+
+def add_production_commands(commands: Any) -> None:
+    history = commands.add_parser("history", help="failures and fidelity per route over the recorded runs")
+    history.add_argument("--db", default=_DEFAULT_HISTORY, metavar="PATH",
+                         help=f"the run history (default: {_DEFAULT_HISTORY})")
+    history.add_argument("--route", action="append", default=[], metavar="SOURCE->DESTINATION",
+                         help="only this route (repeatable)")
+    history.add_argument("--last", type=int, metavar="N", help="only the last N runs")
+    history.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def run_production_command(args: argparse.Namespace) -> int:
+    import json
+
+    from ..production import format_history, history_json, route_history
+
+    found = route_history(args.db, args.route, args.last)
+    print(json.dumps(history_json(found), indent=2) if args.json else format_history(found), end="")
+    return 0
+
+
+def after_run(report: Any, args: argparse.Namespace) -> None:
+    """What a finished run hands on: its row in the history."""
+    if args.history:
+        from ..production import record_run
+
+        record_run(report, args.history, label=args.history_label)
 
 
 def production_semantic_overrides(args: argparse.Namespace) -> dict[str, Any]:

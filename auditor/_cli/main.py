@@ -13,8 +13,15 @@ from ._faults import add_faults_commands, run_faults_command
 from ._flips import add_flips_commands, run_flips_command
 from ._golden import add_golden_commands, run_golden_command
 from ._io import write_text as _write
+from ._production import (
+    add_production_commands,
+    add_production_options,
+    after_run,
+    production_semantic_overrides,
+    run_production_command,
+    with_production_flags,
+)
 from ._selftest import add_selftest_commands, run_selftest_command
-from ._production import add_production_options, production_semantic_overrides, with_production_flags
 from ._semantic import add_semantic_commands, run_semantic_command, semantic_overrides
 from ._trace_contracts import add_trace_contracts_commands, run_trace_contracts_command
 from ._trend import add_trend_commands, run_trend_command
@@ -94,6 +101,7 @@ def _parser() -> argparse.ArgumentParser:
     add_flips_commands(commands)
     add_selftest_commands(commands)
     add_trend_commands(commands)
+    add_production_commands(commands)
     return parser
 
 
@@ -127,6 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run_selftest_command(args)
         if args.command == "trend":
             return run_trend_command(args)
+        if args.command == "history":
+            return run_production_command(args)
         from ..checks import registered_checks
         from ..graders import registered_graders
 
@@ -233,6 +243,7 @@ def _run(args: argparse.Namespace) -> int:
                "junit": lambda: to_junit(report, tuple(config.gate.fail_on), config.gate.semantic, config.gate.routes)}
     for kind, path in outputs.items():
         _write(path, renders[kind]())
+    after_run(report, args)
     console = Console() if sys.stdout.isatty() else Console(width=_WIDE, soft_wrap=True)
     if args.quiet:
         from ..report import plural

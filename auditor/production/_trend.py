@@ -1,0 +1,78 @@
+"""Reading the run history back: per route, one point per run, and the trend across them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ._history import DEFAULT_HISTORY, connect
+
+
+@dataclass(frozen=True)
+class RoutePoint:
+    """One route in one recorded run."""
+
+    run_id: int
+    recorded_at: str
+    label: str | None
+    tool_version: str
+    edges: int
+    failed_edges: int
+    failures: int
+    fidelity: float | None
+    fidelity_source: str
+
+
+def route_history(path: str | Path = DEFAULT_HISTORY, routes: Sequence[str] = (),
+                  last: int | None = None) -> dict[str, list[RoutePoint]]:
+    """Per route (all, or those named), its points in run order, over the last ``last`` runs."""
+    with connect(Path(path), create=False) as db:
+        run_ids = [r[0] for r in db.execute("SELECT run_id FROM runs ORDER BY run_id DESC"
+                                            + (" LIMIT ?" if last else ""), (last,) if last else ())]
+        if not run_ids:
+            return {}
+        marks = ",".join("?" * len(run_ids))
+        query = ("SELECT rr.route, r.run_id, r.recorded_at, r.label, r.tool_version, rr.edges, rr.failed_edges, "
+                 "rr.failures, rr.fidelity, rr.fidelity_source FROM route_runs rr JOIN runs r USING (run_id) "
+                 f"WHERE r.run_id IN ({marks})")
+        params: list[Any] = list(run_ids)
+        if routes:
+            query += f" AND rr.route IN ({','.join('?' * len(routes))})"
+            params += list(routes)
+        out: dict[str, list[RoutePoint]] = {}
+        for row in db.execute(query + " ORDER BY rr.route, r.run_id", params):
+            out.setdefault(row[0], []).append(RoutePoint(*row[1:]))
+        return out
+
+
+def trend(points: Sequence[RoutePoint]) -> str:
+    """``rising``, ``falling`` or ``flat``: failing findings per edge, first run against last."""
+    if len(points) < 2:
+        return "one run"
+    first, final = (p.failures / p.edges if p.edges else 0.0 for p in (points[0], points[-1]))
+    return "rising" if final > first else "falling" if final < first else "flat"
+
+
+def format_history(history: dict[str, list[RoutePoint]]) -> str:
+    """The history as text: per route, a line per run, then the trend."""
+    if not history:
+        return "no runs recorded"
+    lines = []
+    for route, points in history.items():
+        lines.append(f"{route}")
+        lines.append(f"  {'run':14}  {'recorded':20}  {'edges':>6}  {'failing':>7}  {'failures':>8}  fidelity")
+        for p in points:
+            fidelity = "-" if p.fidelity is None else f"{p.fidelity:.3f} ({p.fidelity_source})"
+            name = f"{p.run_id}" + (f" {p.label}" if p.label else "")
+            lines.append(f"  {name:14}  {p.recorded_at:20}  {p.edges:>6}  {p.failed_edges:>7}  {p.failures:>8}  "
+                         f"{fidelity}")
+        failures = " → ".join(str(p.failures) for p in points)
+        lines.append(f"  failures {failures}: {trend(points)}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def history_json(history: dict[str, list[RoutePoint]]) -> dict[str, Any]:
+    return {route: {"trend": trend(points), "runs": [asdict(p) for p in points]} for route, points in history.items()}
