@@ -4,7 +4,11 @@ run history, and the ``history`` command."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..config import AuditConfig
+    from ..report import Report
 
 #: The history's default path (``auditor.production.DEFAULT_HISTORY``), here so that ``--help`` imports nothing.
 _DEFAULT_HISTORY = ".edge-audit/history.sqlite"
@@ -30,6 +34,12 @@ def add_production_options(run: Any) -> None:
                             "the rest stay unmeasured")
     group.add_argument("--route-quota", action="append", type=_route_number, metavar="ROUTE=N", default=[],
                        help="at most N model requests for this route (repeatable)")
+    group.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="audit in N local processes (default 1); the report is the same, byte for byte")
+    group.add_argument("--executor", choices=("local", "ray"), default="local",
+                       help="ray: one task per shard of files on a Ray cluster (RAY_ADDRESS or --ray-address; "
+                            "else a local Ray); needs pip install 'edge-audit[ray]'")
+    group.add_argument("--ray-address", metavar="ADDRESS", help="the Ray cluster to use with --executor ray")
     group.add_argument("--history", nargs="?", const=_DEFAULT_HISTORY, metavar="PATH",
                        help=f"append this run to a SQLite run history (default: {_DEFAULT_HISTORY})")
     group.add_argument("--history-label", metavar="TEXT", help="a label for this run in the history (a commit, a date)")
@@ -55,7 +65,20 @@ def run_production_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def after_run(report: Any, args: argparse.Namespace) -> None:
+def run_audit(args: argparse.Namespace, config: AuditConfig, **hooks: Any) -> Report:
+    """``audit`` in this process, or over ``--workers`` processes or a Ray cluster. Glob patterns
+    in the paths (quoted, so the shell left them) are expanded either way."""
+    from .._audit import audit
+    from ..production import audit_parallel, expand_globs
+
+    paths = expand_globs(args.paths)
+    if args.executor == "local" and args.workers == 1:
+        return audit(paths, config, format=args.format, **hooks)
+    return audit_parallel(paths, config, workers=args.workers, executor="ray" if args.executor == "ray" else "process",
+                          format=args.format, ray_address=args.ray_address, **hooks)
+
+
+def after_run(report: Report, args: argparse.Namespace) -> None:
     """What a finished run hands on: its row in the history."""
     if args.history:
         from ..production import record_run

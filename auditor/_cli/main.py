@@ -18,6 +18,7 @@ from ._production import (
     add_production_options,
     after_run,
     production_semantic_overrides,
+    run_audit,
     run_production_command,
     with_production_flags,
 )
@@ -212,7 +213,6 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .._audit import audit
     from ..config import load_config, with_overrides
     from ..report import html_report, print_terminal, to_json, to_junit, to_markdown
 
@@ -226,7 +226,7 @@ def _run(args: argparse.Namespace) -> int:
                   console=err_console, transient=True, disable=not show) as bar:
         task = bar.add_task("traces", total=None)
         graded = bar.add_task("grading", total=None, visible=False)
-        report = audit(args.paths, config, format=args.format,
+        report = run_audit(args, config,
                        progress=lambda done, total: bar.update(task, completed=done, total=total),
                        semantic_progress=lambda done, total: bar.update(graded, completed=done, total=total,
                                                                         visible=True),

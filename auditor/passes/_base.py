@@ -18,9 +18,10 @@ from ..checks import CheckContext, Finding, Unit
 from ..config import AuditConfig
 from ..edges import Edge, EdgeSet
 from ..errors import AuditFailure, TraceError
-from ..graders import SemanticFinding, SemanticRunner, make_runner
+from ..graders import Job, SemanticFinding, SemanticRunner, make_runner
 from ..report import EdgeKind
 from ..sampling import Sampler
+from ..sufficiency import Case
 from ..sufficiency import Result as SufficiencyResult
 from ..trace import LoadedTrace
 
@@ -83,6 +84,13 @@ class Audit:
     sufficiency_estimate: tuple[int, int] | None = None
     #: Set when ``sampling.rate`` is under 1: which traces were audited.
     sampler: Sampler | None = None
+    #: A shard of a parallel run: the model passes leave their work here (below) for the
+    #: parent, which runs it once for every shard, within one budget.
+    defer_model_calls: bool = False
+    #: Grader jobs left for the parent: (index of the grader in ``grader_specs``, job, route).
+    deferred_jobs: list[tuple[int, Job, str | None]] = field(default_factory=list)
+    #: Sufficiency cases this shard's selector kept, for the parent's selector.
+    deferred_cases: list[Case] = field(default_factory=list)
     _llm: SemanticRunner | None = None
 
     def llm(self) -> SemanticRunner:

@@ -80,13 +80,14 @@ def _sampled_in(audit: Audit, item: LoadedTrace, edge_set: EdgeSet) -> bool:
 
 def run(paths: Iterable[str | Path], config: AuditConfig, *, format: str | None = None,
         analyzer: TextAnalyzer | None = None, hooks: Hooks | None = None,
-        loaded: Iterable[LoadedTrace] | None = None) -> Audit:
+        loaded: Iterable[LoadedTrace] | None = None, defer_model_calls: bool = False) -> Audit:
     """Every pass over every trace under ``paths``; the state they leave, for the report.
     ``loaded``, when given, are traces already in memory, audited instead of reading ``paths``
-    (which then only name where they came from)."""
+    (which then only name where they came from). With ``defer_model_calls`` (a shard of a
+    parallel run) the model passes leave their jobs and cases in the state instead of running them."""
     analyzer = analyzer or TextAnalyzer(config.nlp.pipeline, disable=config.nlp.disable)
     context = CheckContext(analyzer=analyzer, config_dir=config.base_dir, project_dir=config.project_dir)
-    audit = Audit(config, context, hooks or Hooks())
+    audit = Audit(config, context, hooks or Hooks(), defer_model_calls=defer_model_calls)
     audit.sampler = Sampler(config.sampling) if config.sampling.active else None
     limits = Limits(max_file_bytes=config.limits.max_file_bytes, max_text_chars=config.limits.max_text_chars,
                     max_name_chars=config.limits.max_name_chars)

@@ -1,5 +1,6 @@
 """The semantic graders: each grader gets, per edge, the findings it selects as one job; the jobs
-run together once every trace is read."""
+run together once every trace is read (or, in a shard of a parallel run, are left for the
+parent, which runs every shard's jobs with ``grade``)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,17 @@ class Graders(BasePass):
         del self.jobs[self.committed:], self.routes[self.committed:]
 
     def finish(self) -> None:
-        self.audit.semantic.extend(self.runner.run(self.jobs, self.audit.hooks.semantic_progress, self.routes))
+        if self.audit.defer_model_calls:
+            index = {id(spec): n for n, spec in enumerate(self.specs)}
+            self.audit.deferred_jobs.extend((index[id(spec)], job, route)
+                                            for (spec, job), route in zip(self.jobs, self.routes, strict=True))
+            return
+        grade(self.audit, self.jobs, self.routes)
+
+
+def grade(audit: Audit, jobs: list[tuple[GraderSpec, Job]], routes: list[str | None]) -> None:
+    """Run the grader jobs (in job order, within the budget) and add their findings."""
+    audit.semantic.extend(audit.llm().run(jobs, audit.hooks.semantic_progress, routes))
 
 
 def make(audit: Audit) -> Graders | None:

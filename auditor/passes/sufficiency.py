@@ -1,5 +1,6 @@
 """Sufficiency: the selected edges' receivers rerun with the handoff alone, once every trace is
-read (the cost estimate is announced before any call)."""
+read (the cost estimate is announced before any call). A shard of a parallel run leaves the
+cases its selector kept for the parent's selector (``check_selected``)."""
 
 from __future__ import annotations
 
@@ -31,16 +32,24 @@ class Sufficiency(BasePass):
         self.pending.clear()
 
     def finish(self) -> None:
-        missing = self.selector.missing()
-        if missing:
-            raise UsageError(f"--sufficiency edge:{missing[0]}: no such edge in the traces")
-        checker = make_sufficiency(self.audit.config, self.runner, self.audit.context)
-        cases = self.selector.cases()
-        estimate = checker.estimate(cases)
-        self.audit.sufficiency_estimate = estimate
-        if self.audit.hooks.sufficiency_estimate is not None:
-            self.audit.hooks.sufficiency_estimate(*estimate)
-        self.audit.sufficiency.extend(checker.run(cases, self.audit.hooks.semantic_progress))
+        if self.audit.defer_model_calls:
+            self.audit.deferred_cases.extend(self.selector.cases())
+            return
+        check_selected(self.audit, self.selector)
+
+
+def check_selected(audit: Audit, selector: Selector) -> None:
+    """Rerun the selected cases (the estimate announced first) and add their results."""
+    missing = selector.missing()
+    if missing:
+        raise UsageError(f"--sufficiency edge:{missing[0]}: no such edge in the traces")
+    checker = make_sufficiency(audit.config, audit.llm(), audit.context)
+    cases = selector.cases()
+    estimate = checker.estimate(cases)
+    audit.sufficiency_estimate = estimate
+    if audit.hooks.sufficiency_estimate is not None:
+        audit.hooks.sufficiency_estimate(*estimate)
+    audit.sufficiency.extend(checker.run(cases, audit.hooks.semantic_progress))
 
 
 def make(audit: Audit) -> Sufficiency | None:
