@@ -106,6 +106,10 @@ class MutationError(RuntimeFailure):
     (a bug in a mutation, never a finding)."""
 
 
+class ExportError(RuntimeFailure):
+    """The results could not be sent or written (``--otlp-out``): the audit itself ran."""
+
+
 class NlpUnavailableError(RuntimeFailure):
     """The configured spaCy pipeline cannot be loaded."""
 

@@ -40,6 +40,9 @@ def add_production_options(run: Any) -> None:
                        help="ray: one task per shard of files on a Ray cluster (RAY_ADDRESS or --ray-address; "
                             "else a local Ray); needs pip install 'edge-audit[ray]'")
     group.add_argument("--ray-address", metavar="ADDRESS", help="the Ray cluster to use with --executor ray")
+    group.add_argument("--otlp-out", metavar="FILE|URL",
+                       help="each finding as an OTel gen_ai.evaluation.result event: OTLP/JSON logs written to FILE, "
+                            "or POSTed to an OTLP/HTTP URL (e.g. http://localhost:4318/v1/logs)")
     group.add_argument("--history", nargs="?", const=_DEFAULT_HISTORY, metavar="PATH",
                        help=f"append this run to a SQLite run history (default: {_DEFAULT_HISTORY})")
     group.add_argument("--history-label", metavar="TEXT", help="a label for this run in the history (a commit, a date)")
@@ -79,7 +82,11 @@ def run_audit(args: argparse.Namespace, config: AuditConfig, **hooks: Any) -> Re
 
 
 def after_run(report: Report, args: argparse.Namespace) -> None:
-    """What a finished run hands on: its row in the history."""
+    """What a finished run hands on: its findings as OTel events, its row in the history."""
+    if args.otlp_out:
+        from ..production import write_otlp
+
+        write_otlp(report, args.otlp_out)
     if args.history:
         from ..production import record_run
 

@@ -4,11 +4,21 @@ itself (``auditor.sampling``, ``auditor.graders.CallBudget``)."""
 
 from ._fidelity import LOSS, LOST_VERDICTS, edge_fidelity, report_fidelity
 from ._history import DEFAULT_HISTORY, SCHEMA, record_run
+from ._otel import (
+    EVENT_NAME,
+    evaluation_records,
+    logs_document,
+    post_otlp_logs,
+    read_evaluation_results,
+    to_otlp_logs,
+    write_otlp,
+)
 from ._parallel import Executor, Shard, audit_parallel, audit_shard, expand_globs, shard_files
 from ._trend import RoutePoint, format_history, history_json, route_history, trend
 
 __all__ = [
-    "DEFAULT_HISTORY", "LOSS", "LOST_VERDICTS", "SCHEMA", "Executor", "RoutePoint", "Shard", "audit_parallel",
+    "EVENT_NAME", "evaluation_records", "logs_document", "post_otlp_logs", "read_evaluation_results", "to_otlp_logs",
+    "write_otlp", "DEFAULT_HISTORY", "LOSS", "LOST_VERDICTS", "SCHEMA", "Executor", "RoutePoint", "Shard", "audit_parallel",
     "audit_shard", "edge_fidelity", "expand_globs", "format_history", "shard_files",
     "history_json", "record_run", "report_fidelity", "route_history", "trend",
 ]

@@ -6,8 +6,8 @@ parent has. Ray is an optional extra: ``pip install -e '.[ray]'``."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..config import AuditConfig
