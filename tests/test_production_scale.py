@@ -25,17 +25,19 @@ needs_whowhen = pytest.mark.skipif(not WHOWHEN_SLICE, reason="shared/datasets is
 def _cli(tmp_path: Path, name: str, *extra: str) -> bytes:
     out = tmp_path / f"{name}.json"
     subprocess.run([sys.executable, "-m", "auditor", "run", str(EXAMPLES), "--quiet", "--config", str(LOCAL),
-                    "--llm", "replay", "--sufficiency", "all", "--max-calls", "5", "--json", str(out), *extra],
+                    "--llm", "replay", "--sufficiency", "all", "--max-calls", "3", "--sample", "0.8", "--json", str(out),
+                    *extra],
                    cwd=ROOT, capture_output=True, check=False)
     return out.read_bytes()
 
 
-def test_worker_processes_write_the_same_report_with_graders_sufficiency_and_a_budget(tmp_path: Path) -> None:
+def test_worker_processes_write_the_same_report_with_graders_sufficiency_a_budget_and_sampling(
+        tmp_path: Path) -> None:
     """The model passes run once in the parent over every shard's work, so even the budget's
-    cut (the first five requests) falls on the same items."""
+    cut (the first three requests) falls on the same items; the sample is the same traces."""
     one, two = _cli(tmp_path, "one"), _cli(tmp_path, "two", "--workers", "2")
     assert one == two
-    assert b'"budget_exhausted"' in one and b'"source": "cassette"' in one
+    assert b'--max-calls 3' in one and b'"source": "cassette"' in one and b'"skipped": 2' in one
 
 
 @needs_whowhen
