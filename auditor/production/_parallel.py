@@ -14,7 +14,7 @@ from __future__ import annotations
 import glob
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Literal
@@ -74,7 +74,7 @@ class Shard:
     jobs: list[tuple[int, Job, str | None]]
     cases: list[Case]
     sampled: SampleStats | None = None
-    done: int = field(default=0)
+    done: int = 0
 
 
 _ANALYZERS: dict[tuple[str, tuple[str, ...]], TextAnalyzer] = {}
