@@ -184,7 +184,7 @@ def audit_parallel(paths: Iterable[str | Path], config: AuditConfig, *, workers:
     if executor == "ray":
         from ._ray import audit_on_ray
 
-        results = audit_on_ray(shards, config, format, done, address=ray_address, num_cpus=workers)
+        results = audit_on_ray(audit_shard, shards, config, format, done, address=ray_address, num_cpus=workers)
     else:
         results = _local(shards, config, format, workers, done)
     jobs = _merge(audit, results)

@@ -22,12 +22,11 @@ def _ray() -> Any:
     return ray
 
 
-def audit_on_ray(shards: list[list[str]], config: AuditConfig, format: str | None,
+def audit_on_ray(work: Callable[..., Any], shards: list[list[str]], config: AuditConfig, format: str | None,
                  done: Callable[[Any], None], *, address: str | None = None,
                  num_cpus: int | None = None) -> list[Any]:
-    """Every shard as a Ray task; the results in shard order (whatever order they finish in)."""
-    from ._parallel import audit_shard
-
+    """``work(shard, config, format)`` for every shard as a Ray task; the results in shard
+    order (whatever order they finish in)."""
     ray = _ray()
     started = False
     if not ray.is_initialized():
@@ -39,7 +38,7 @@ def audit_on_ray(shards: list[list[str]], config: AuditConfig, format: str | Non
                  log_to_driver=False, configure_logging=False, runtime_env={"py_modules": [str(package)]})
         started = True
     try:
-        task = ray.remote(num_cpus=1)(audit_shard)
+        task = ray.remote(num_cpus=1)(work)
         pending = [task.remote(shard, config, format) for shard in shards]
         results = []
         for ref in pending:
