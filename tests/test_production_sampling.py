@@ -118,3 +118,7 @@ def test_triage_lists_the_worst_edges_first() -> None:
     assert {t.edge_id for t in report.triage if t.status == "fail"} == failing
     assert all(t.edge_id not in {e.id for e in report.edges if e.status in ("pass", "no_findings")}
                for t in report.triage)
+    from auditor.report import to_markdown
+
+    markdown = to_markdown(report)
+    assert "## Triage (worst edges first)" in markdown and f"| 1 | `{report.triage[0].edge_id}` |" in markdown

@@ -52,6 +52,21 @@ def _fidelity_section(report: Report) -> list[str]:
     return out
 
 
+def _triage(report: Report, rows: int = 10) -> list[str]:
+    """The worst edges first (the JSON report's ``triage`` keeps up to 25)."""
+    if not report.triage:
+        return []
+    out = ["## Triage (worst edges first)", "", "| # | edge | route | status | fail | warn | unmeasured |",
+           "|---|---|---|---|---|---|---|"]
+    out += [f"| {n} | `{_cell(t.edge_id)}` | {_cell(t.route)} | {t.status} | {t.fail} | {t.warn} | {t.unmeasured} |"
+            for n, t in enumerate(report.triage[:rows], start=1)]
+    if report.sampling is not None:
+        s = report.sampling
+        out += ["", f"Sampled: {s.audited:,} traces audited ({s.by_minimum:,} for a route minimum), "
+                    f"{s.skipped:,} left out (rate {s.rate}, seed {s.seed})."]
+    return [*out, ""]
+
+
 def to_markdown(report: Report) -> str:
     s = report.summary
     out = [
@@ -67,6 +82,7 @@ def to_markdown(report: Report) -> str:
         *[f"| {check} | {verdict} | {count} |" for check, counts in s.deterministic_by_check.items()
           for verdict, count in sorted(counts.items())],
         "",
+        *_triage(report),
         "## Deterministic findings",
         "",
     ]
