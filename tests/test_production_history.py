@@ -13,7 +13,6 @@ from conftest import EXAMPLES, ROOT
 from auditor import audit
 from auditor.errors import UsageError
 from auditor.production import record_run, route_history
-from auditor.report import Report
 
 GROUNDED = EXAMPLES / "claims-all-grounded.json"
 RED = EXAMPLES / "claims-green-after-red.json"
@@ -31,7 +30,7 @@ def test_history_shows_a_route_trend_over_three_runs(tmp_path: Path) -> None:
     assert [p.failures for p in points] == failures and failures[0] == 0 < failures[1]
     assert [p.edges for p in points] == [1, 1, 2]
     assert points[0].fidelity == 1.0 and points[1].fidelity is not None and points[1].fidelity < 1.0
-    assert {p.fidelity_source for p in points} == {"verdicts"}
+    assert [p.fidelity for p in points] == [r.fidelity.routes[ROUTE].mean for r in runs]
     # the command reads it back, without auditing again
     out = subprocess.run([sys.executable, "-m", "auditor", "history", "--db", str(db), "--route", ROUTE],
                          capture_output=True, text=True, cwd=ROOT, check=True).stdout
@@ -55,19 +54,6 @@ def test_rows_are_keyed_by_trace_edge_route_check_rubric_and_tool_version(tmp_pa
     assert ("contradicted" in {r[7] for r in rows}) and {r[4] for r in rows} == {""}
     assert semantic and all(name.startswith("edge-audit.") and version.endswith(".v1") for name, version in semantic)
     assert mode == "wal"
-
-
-class _WithFidelity(Report):
-    fidelity: dict[str, object]
-
-
-def test_a_report_fidelity_section_is_read_when_present(tmp_path: Path) -> None:
-    db = tmp_path / "history.sqlite"
-    base = audit([RED]).model_dump()
-    report = _WithFidelity.model_validate({**base, "fidelity": {"routes": {ROUTE: {"fidelity": 0.42}}}})
-    record_run(report, db)
-    point = route_history(db)[ROUTE][0]
-    assert (point.fidelity, point.fidelity_source) == (0.42, "report")
 
 
 def test_a_missing_or_foreign_history_is_a_usage_error(tmp_path: Path) -> None:

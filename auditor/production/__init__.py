@@ -2,7 +2,6 @@
 evaluation results out as OpenTelemetry events. Sampling and call budgets live with the run
 itself (``auditor.sampling``, ``auditor.graders.CallBudget``)."""
 
-from ._fidelity import LOSS, LOST_VERDICTS, edge_fidelity, report_fidelity
 from ._history import DEFAULT_HISTORY, SCHEMA, record_run
 from ._otel import (
     EVENT_NAME,
@@ -18,7 +17,7 @@ from ._trend import RoutePoint, format_history, history_json, route_history, tre
 
 __all__ = [
     "EVENT_NAME", "evaluation_records", "logs_document", "post_otlp_logs", "read_evaluation_results", "to_otlp_logs",
-    "write_otlp", "DEFAULT_HISTORY", "LOSS", "LOST_VERDICTS", "SCHEMA", "Executor", "RoutePoint", "Shard", "audit_parallel",
-    "audit_shard", "edge_fidelity", "expand_globs", "format_history", "shard_files",
-    "history_json", "record_run", "report_fidelity", "route_history", "trend",
+    "write_otlp", "DEFAULT_HISTORY", "SCHEMA", "Executor", "RoutePoint", "Shard", "audit_parallel",
+    "audit_shard", "expand_globs", "format_history", "shard_files",
+    "history_json", "record_run", "route_history", "trend",
 ]

@@ -13,8 +13,8 @@ Tables (``edge-audit history --schema`` prints them):
 * ``results``: one row per finding, keyed by run, trace, edge, route, check (a check or grader
   name), rubric version (empty for deterministic checks) and tool version, with verdict and
   status; ``layer`` says deterministic or semantic.
-* ``route_runs``: per run and route: edges, failing edges, failing findings, fidelity and where
-  the fidelity came from.
+* ``route_runs``: per run and route: edges, failing edges, failing findings, and the mean edge
+  fidelity (the report's ``fidelity`` section, whose weights are ``fidelity.weights``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..report import Report
-from ._fidelity import edge_fidelity, report_fidelity
 
 #: Where ``--history`` writes when given no path, relative to the working directory.
 DEFAULT_HISTORY = Path(".edge-audit") / "history.sqlite"
@@ -79,7 +78,6 @@ CREATE TABLE IF NOT EXISTS route_runs (
     failed_edges INTEGER NOT NULL,
     failures INTEGER NOT NULL,
     fidelity REAL,
-    fidelity_source TEXT NOT NULL,
     PRIMARY KEY (run_id, route)
 );
 CREATE INDEX IF NOT EXISTS results_route ON results(route, run_id);
@@ -119,8 +117,8 @@ def record_run(report: Report, path: str | Path = DEFAULT_HISTORY, *, label: str
     when = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ")
     s = report.summary
     edges = {e.id: e for e in report.edges}
-    fidelity_of_edge = edge_fidelity(report)
-    routes_given, source = report_fidelity(report)
+    fidelity_of_edge = {e.edge_id: e.score for e in report.fidelity.edges}
+    fidelity_of_route = {route: agg.mean for route, agg in report.fidelity.routes.items()}
     with connect(path, create=True) as db, db:
         db.executescript(SCHEMA)
         db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -146,8 +144,8 @@ def record_run(report: Report, path: str | Path = DEFAULT_HISTORY, *, label: str
                              f"{g.rubric.id}.v{g.rubric.version}", report.tool_version, g.finding_id, "semantic",
                              g.verdict, g.status))
         db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        db.executemany("INSERT INTO route_runs VALUES (?, ?, ?, ?, ?, ?, ?)", [
-            (run_id, route, edges_n, failed, failures, routes_given.get(route), source)
+        db.executemany("INSERT INTO route_runs VALUES (?, ?, ?, ?, ?, ?)", [
+            (run_id, route, edges_n, failed, failures, fidelity_of_route.get(route))
             for route, edges_n, failed, failures in _route_counts(report)])
     return run_id
 

@@ -22,7 +22,6 @@ class RoutePoint:
     failed_edges: int
     failures: int
     fidelity: float | None
-    fidelity_source: str
 
 
 def route_history(path: str | Path = DEFAULT_HISTORY, routes: Sequence[str] = (),
@@ -35,7 +34,7 @@ def route_history(path: str | Path = DEFAULT_HISTORY, routes: Sequence[str] = ()
             return {}
         marks = ",".join("?" * len(run_ids))
         query = ("SELECT rr.route, r.run_id, r.recorded_at, r.label, r.tool_version, rr.edges, rr.failed_edges, "
-                 "rr.failures, rr.fidelity, rr.fidelity_source FROM route_runs rr JOIN runs r USING (run_id) "
+                 "rr.failures, rr.fidelity FROM route_runs rr JOIN runs r USING (run_id) "
                  f"WHERE r.run_id IN ({marks})")
         params: list[Any] = list(run_ids)
         if routes:
@@ -64,7 +63,7 @@ def format_history(history: dict[str, list[RoutePoint]]) -> str:
         lines.append(f"{route}")
         lines.append(f"  {'run':14}  {'recorded':20}  {'edges':>6}  {'failing':>7}  {'failures':>8}  fidelity")
         for p in points:
-            fidelity = "-" if p.fidelity is None else f"{p.fidelity:.3f} ({p.fidelity_source})"
+            fidelity = "-" if p.fidelity is None else f"{p.fidelity:.3f}"
             name = f"{p.run_id}" + (f" {p.label}" if p.label else "")
             lines.append(f"  {name:14}  {p.recorded_at:20}  {p.edges:>6}  {p.failed_edges:>7}  {p.failures:>8}  "
                          f"{fidelity}")
