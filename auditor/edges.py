@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import gc
 import math
+import zlib
 from collections import Counter
 from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,7 +70,7 @@ class Quote:
 class EventText:
     """One text field of one event (``content``, ``system_prompt``, a tool call's ``arguments`` or
     ``result``, or a structured path), whole. ``key`` is the name it goes by where one is needed:
-    the run-wide ``<trace>/<event>/<field>`` under which its parse is cached, or the id a grader's
+    the run-wide ``<trace>/<event>/<field>@<fingerprint>`` under which its parse is cached, or the id a grader's
     prompt shows it under (``E2``). The claims pass calls it ``EvidenceText``, the constraints
     pass ``KeyedText``: the same type. (A span of one is a ``Quote``.)"""
 
@@ -84,17 +85,24 @@ KeyedText = EventText
 EvidenceText = EventText
 
 
+def fingerprint(text: str) -> str:
+    """A short digest of a text. Per-run caches key a text by trace and event id *and* this, so
+    two traces that share a trace id (two logs of one benchmark task) never get each other's
+    parses."""
+    return f"{len(text):x}.{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+
+
 def event_texts(trace_id: str, event_id: str, field: str, text: str,
                 structured: dict[str, object] | None) -> list[EventText]:
     """The prose of an event plus each item of its structured ``constraints`` list."""
-    out = [EventText(event_id, field, text, f"{trace_id}/{event_id}/{field}")] if text else []
+    out = [EventText(event_id, field, text, f"{trace_id}/{event_id}/{field}@{fingerprint(text)}")] if text else []
     items = structured.get("constraints") if structured else None
     if isinstance(items, list):
         for i, item in enumerate(items):
             value = item.get("text") if isinstance(item, dict) else item
             if isinstance(value, str) and value.strip():
                 name = f"structured.constraints[{i}]"
-                out.append(EventText(event_id, name, value, f"{trace_id}/{event_id}/{name}"))
+                out.append(EventText(event_id, name, value, f"{trace_id}/{event_id}/{name}@{fingerprint(value)}"))
     return out
 
 

@@ -42,7 +42,7 @@ from ..claims import (
     records,
     rows,
 )
-from ..edges import Edge, Mark, Quote, UpstreamItem, upstream_mark, upstream_since
+from ..edges import Edge, Mark, Quote, UpstreamItem, fingerprint, upstream_mark, upstream_since
 from ..options import Options
 from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
@@ -71,19 +71,14 @@ class ClaimCheck:
         self.entry_points = entry_points
         self.kinds = kinds
         self.invented = invented
-        self._texts: dict[tuple[str, str], tuple[EvidenceText, ...]] = {}
-        self._rows: dict[tuple[str, str, str], tuple[Row, ...]] = {}
-        self._records: dict[tuple[str, str, str], tuple[frozenset[str], ...]] = {}
-        self._text_ids: dict[tuple[str, str, str], int] = {}
-        self._claims: dict[tuple[str, str], tuple[Claim, ...]] = {}
-        self._runs: dict[tuple[str, str], Run] = {}
+        # Per-event work is keyed by trace, event and a fingerprint of the text (two traces may share
+        # a trace id), or by the tool call object itself, which the cache keeps alive.
+        self._rows: dict[tuple[str, str, str, str], tuple[Row, ...]] = {}
+        self._records: dict[tuple[str, str, str, str], tuple[frozenset[str], ...]] = {}
+        self._text_ids: dict[tuple[str, str, str, str], int] = {}
+        self._claims: dict[tuple[str, str, str], tuple[Claim, ...]] = {}
+        self._runs: dict[int, Run] = {}
         self._gathered: dict[tuple[str, str], _Gathered] = {}  # (trace, source) -> its evidence so far
-
-    def _item_texts(self, trace_id: str, item: UpstreamItem) -> tuple[EvidenceText, ...]:
-        key = (trace_id, item.event_id)
-        if key not in self._texts:
-            self._texts[key] = tuple(EvidenceText(*f) for f in item.fields() if f[2])
-        return self._texts[key]
 
     def evidence(self, edge: Edge) -> Evidence:
         """What the source saw, gathered incrementally: each source's evidence so far is kept,
@@ -103,12 +98,11 @@ class ClaimCheck:
 
     def _gather(self, into: _Gathered, trace_id: str, item: UpstreamItem) -> None:
         if item.tool_call is not None:
-            run_key = (trace_id, item.event_id)
-            if run_key not in self._runs:
-                self._runs[run_key] = make_run(item.tool_call, self.semantics)
-            into.runs.append(self._runs[run_key])
-        for text in self._item_texts(trace_id, item):
-            key = (trace_id, text.event_id, text.field)
+            if id(item.tool_call) not in self._runs:
+                self._runs[id(item.tool_call)] = make_run(item.tool_call, self.semantics)
+            into.runs.append(self._runs[id(item.tool_call)])
+        for text in (EvidenceText(*f) for f in item.fields() if f[2]):
+            key = (trace_id, text.event_id, text.field, fingerprint(text.text))
             if key not in self._rows:
                 self._text_ids[key] = len(self._text_ids)
                 self._rows[key] = rows(self._text_ids[key], text.text, output=text.field == "result")
@@ -124,7 +118,7 @@ class ClaimCheck:
 
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""
-        key = (trace_id, event_id)
+        key = (trace_id, event_id, fingerprint(text))
         if key not in self._claims:
             self._claims[key] = tuple(extract_claims(text))
         return self._claims[key]

@@ -45,7 +45,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from ..edges import Edge, KeyedText, Mark, Quote, UpstreamItem, event_texts, upstream_mark, upstream_since
+from ..edges import (
+    Edge,
+    KeyedText,
+    Mark,
+    Quote,
+    UpstreamItem,
+    event_texts,
+    fingerprint,
+    upstream_mark,
+    upstream_since,
+)
 from ..nlp import (
     Directive,
     Key,
@@ -193,7 +203,7 @@ class ConstraintCheck:
 
     def _handoff_units(self, edge: Edge) -> tuple[AlignUnit, ...]:
         message = edge.message
-        key = f"{edge.trace_id}/{message.id}"
+        key = f"{edge.trace_id}/{message.id}@{fingerprint(message.content)}"
         if key not in self._units:
             texts = event_texts(edge.trace_id, message.id, "content", message.content, message.structured)
             units: list[AlignUnit] = []
