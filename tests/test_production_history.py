@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -11,8 +12,9 @@ import pytest
 from conftest import EXAMPLES, ROOT
 
 from auditor import audit
+from auditor.config import TrendConfig
 from auditor.errors import UsageError
-from auditor.production import record_run, route_history
+from auditor.production import SCHEMA, alerts, record_run, route_history
 
 GROUNDED = EXAMPLES / "claims-all-grounded.json"
 RED = EXAMPLES / "claims-green-after-red.json"
@@ -70,3 +72,32 @@ def test_run_history_flag_appends_each_run(tmp_path: Path) -> None:
         subprocess.run([sys.executable, "-m", "auditor", "run", str(GROUNDED), "--quiet", "--history"],
                        cwd=tmp_path, capture_output=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert [p.run_id for p in route_history(tmp_path / ".edge-audit" / "history.sqlite")[ROUTE]] == [1, 2]
+
+
+def _scored(path: Path, into: Path, score: float) -> Path:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data.setdefault("metadata", {})["score"] = score
+    into.write_text(json.dumps(data), encoding="utf-8")
+    return into
+
+
+def test_history_raises_the_divergence_alert_and_stays_quiet_on_a_parallel_drop(tmp_path: Path) -> None:
+    """A route whose fidelity falls while the end-to-end score holds is the alert `trend` gives;
+    the same fall with the score falling too is not (issue 15's divergence, read from the history)."""
+    db = tmp_path / "history.sqlite"
+    for n, (path, score) in enumerate([(GROUNDED, 0.9), (RED, 0.92), (GROUNDED, 0.9), (RED, 0.4)]):
+        record_run(audit([_scored(path, tmp_path / f"t{n}.json", score)]), db, label=f"r{n + 1}")
+    found = alerts(route_history(db, [ROUTE]), TrendConfig())
+    assert [(a.old_run, a.new_run, a.verdict) for a in found] == [(1, 2, "divergence"), (3, 4, "parallel_drop")]
+    done = subprocess.run([sys.executable, "-m", "auditor", "history", "--db", str(db), "--route", ROUTE],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1 and "divergence: run 1 -> 2" in done.stdout and "parallel_drop: run 3 -> 4" in done.stdout
+
+
+def test_a_history_written_before_scores_were_kept_is_upgraded_in_place(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.executescript(SCHEMA.replace("    score REAL,\n", ""))
+    record_run(audit([GROUNDED]), db)
+    (point,) = route_history(db, [ROUTE])[ROUTE]
+    assert point.score is None and point.fidelity == 1.0

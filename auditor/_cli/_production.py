@@ -49,23 +49,29 @@ def add_production_options(run: Any) -> None:
 
 
 def add_production_commands(commands: Any) -> None:
-    history = commands.add_parser("history", help="failures and fidelity per route over the recorded runs")
+    history = commands.add_parser(
+        "history", help="failures and fidelity per route over the recorded runs; exit 1 on a divergence (a "
+                        "route's fidelity fell while its end-to-end score held, as `edge-audit trend` judges it)")
     history.add_argument("--db", default=_DEFAULT_HISTORY, metavar="PATH",
                          help=f"the run history (default: {_DEFAULT_HISTORY})")
     history.add_argument("--route", action="append", default=[], metavar="SOURCE->DESTINATION",
                          help="only this route (repeatable)")
     history.add_argument("--last", type=int, metavar="N", help="only the last N runs")
     history.add_argument("--json", action="store_true", help="print JSON instead of text")
+    history.add_argument("--config", help="YAML config whose `trend` thresholds judge a divergence (default: built-in)")
 
 
 def run_production_command(args: argparse.Namespace) -> int:
     import json
 
-    from ..production import format_history, history_json, route_history
+    from ..config import load_config
+    from ..production import alerts, format_history, history_json, route_history
 
+    settings = load_config(args.config).fidelity.trend
     found = route_history(args.db, args.route, args.last)
-    print(json.dumps(history_json(found), indent=2) if args.json else format_history(found), end="")
-    return 0
+    print(json.dumps(history_json(found, settings), indent=2) if args.json else format_history(found, settings),
+          end="")
+    return 1 if any(a.verdict == "divergence" for a in alerts(found, settings)) else 0
 
 
 def run_audit(args: argparse.Namespace, config: AuditConfig, **hooks: Any) -> Report:

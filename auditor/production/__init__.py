@@ -13,11 +13,11 @@ from ._otel import (
     write_otlp,
 )
 from ._parallel import Executor, Shard, audit_parallel, audit_shard, expand_globs, shard_files
-from ._trend import RoutePoint, format_history, history_json, route_history, trend
+from ._trend import RouteAlert, RoutePoint, alerts, format_history, history_json, route_history, trend
 
 __all__ = [
     "EVENT_NAME", "evaluation_records", "logs_document", "post_otlp_logs", "read_evaluation_results", "to_otlp_logs",
-    "write_otlp", "DEFAULT_HISTORY", "SCHEMA", "Executor", "RoutePoint", "Shard", "audit_parallel",
+    "write_otlp", "DEFAULT_HISTORY", "SCHEMA", "Executor", "RouteAlert", "RoutePoint", "alerts", "Shard", "audit_parallel",
     "audit_shard", "expand_globs", "format_history", "shard_files",
     "history_json", "record_run", "route_history", "trend",
 ]

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..report import Report
+from ..trend import route_scores
 
 #: Where ``--history`` writes when given no path, relative to the working directory.
 DEFAULT_HISTORY = Path(".edge-audit") / "history.sqlite"
@@ -78,6 +79,7 @@ CREATE TABLE IF NOT EXISTS route_runs (
     failed_edges INTEGER NOT NULL,
     failures INTEGER NOT NULL,
     fidelity REAL,
+    score REAL,
     PRIMARY KEY (run_id, route)
 );
 CREATE INDEX IF NOT EXISTS results_route ON results(route, run_id);
@@ -98,11 +100,20 @@ def connect(path: Path, *, create: bool) -> Iterator[sqlite3.Connection]:
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA busy_timeout=30000")
+        _upgrade(db)
         yield db
     except sqlite3.DatabaseError as err:
         raise UsageError(f"{path}: not a run history, or a damaged one: {err}") from None
     finally:
         db.close()
+
+
+def _upgrade(db: sqlite3.Connection) -> None:
+    """A history written before ``route_runs.score`` existed gains the column (empty for old runs)."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(route_runs)")}
+    if columns and "score" not in columns:
+        with db:
+            db.execute("ALTER TABLE route_runs ADD COLUMN score REAL")
 
 
 def _route(source: str, destination: str) -> str:
@@ -119,6 +130,7 @@ def record_run(report: Report, path: str | Path = DEFAULT_HISTORY, *, label: str
     edges = {e.id: e for e in report.edges}
     fidelity_of_edge = {e.edge_id: e.score for e in report.fidelity.edges}
     fidelity_of_route = {route: agg.mean for route, agg in report.fidelity.routes.items()}
+    score_of_route = route_scores(report)
     with connect(path, create=True) as db, db:
         db.executescript(SCHEMA)
         db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
@@ -144,8 +156,8 @@ def record_run(report: Report, path: str | Path = DEFAULT_HISTORY, *, label: str
                              f"{g.rubric.id}.v{g.rubric.version}", report.tool_version, g.finding_id, "semantic",
                              g.verdict, g.status))
         db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-        db.executemany("INSERT INTO route_runs VALUES (?, ?, ?, ?, ?, ?)", [
-            (run_id, route, edges_n, failed, failures, fidelity_of_route.get(route))
+        db.executemany("INSERT INTO route_runs VALUES (?, ?, ?, ?, ?, ?, ?)", [
+            (run_id, route, edges_n, failed, failures, fidelity_of_route.get(route), score_of_route.get(route))
             for route, edges_n, failed, failures in _route_counts(report)])
     return run_id
 

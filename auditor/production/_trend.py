@@ -1,4 +1,5 @@
-"""Reading the run history back: per route, one point per run, and the trend across them."""
+"""Reading the run history back: per route, one point per run, the trend across them, and the
+divergence alert of ``edge-audit trend`` (``auditor.trend.classify``) between consecutive runs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..config import TrendConfig
+from ..trend import Verdict, classify
 from ._history import DEFAULT_HISTORY, connect
 
 
@@ -22,6 +25,21 @@ class RoutePoint:
     failed_edges: int
     failures: int
     fidelity: float | None
+    score: float | None = None  # mean end-to-end score of the route's traces (None: not every one scored)
+
+
+@dataclass(frozen=True)
+class RouteAlert:
+    """A route whose fidelity fell from one recorded run to the next, and what its score did."""
+
+    route: str
+    old_run: int
+    new_run: int
+    verdict: Verdict
+    fidelity_old: float
+    fidelity_new: float
+    score_old: float | None
+    score_new: float | None
 
 
 def route_history(path: str | Path = DEFAULT_HISTORY, routes: Sequence[str] = (),
@@ -34,7 +52,7 @@ def route_history(path: str | Path = DEFAULT_HISTORY, routes: Sequence[str] = ()
             return {}
         marks = ",".join("?" * len(run_ids))
         query = ("SELECT rr.route, r.run_id, r.recorded_at, r.label, r.tool_version, rr.edges, rr.failed_edges, "
-                 "rr.failures, rr.fidelity FROM route_runs rr JOIN runs r USING (run_id) "
+                 "rr.failures, rr.fidelity, rr.score FROM route_runs rr JOIN runs r USING (run_id) "
                  f"WHERE r.run_id IN ({marks})")
         params: list[Any] = list(run_ids)
         if routes:
@@ -54,7 +72,21 @@ def trend(points: Sequence[RoutePoint]) -> str:
     return "rising" if final > first else "falling" if final < first else "flat"
 
 
-def format_history(history: dict[str, list[RoutePoint]]) -> str:
+def alerts(history: dict[str, list[RoutePoint]], settings: TrendConfig) -> list[RouteAlert]:
+    """Routes whose fidelity fell by more than ``settings.fidelity_drop`` between consecutive runs,
+    each classified as ``edge-audit trend`` does (``divergence`` is the one worth paging on)."""
+    out = []
+    for route, points in history.items():
+        for a, b in zip(points, points[1:], strict=False):
+            if a.fidelity is None or b.fidelity is None:
+                continue
+            verdict = classify(a.fidelity, b.fidelity, a.score, b.score, settings)
+            if verdict is not None:
+                out.append(RouteAlert(route, a.run_id, b.run_id, verdict, a.fidelity, b.fidelity, a.score, b.score))
+    return out
+
+
+def format_history(history: dict[str, list[RoutePoint]], settings: TrendConfig | None = None) -> str:
     """The history as text: per route, a line per run, then the trend."""
     if not history:
         return "no runs recorded"
@@ -69,9 +101,19 @@ def format_history(history: dict[str, list[RoutePoint]]) -> str:
                          f"{fidelity}")
         failures = " → ".join(str(p.failures) for p in points)
         lines.append(f"  failures {failures}: {trend(points)}")
+        for alert in alerts({route: points}, settings or TrendConfig()):
+            lines.append(f"  {alert.verdict}: run {alert.old_run} -> {alert.new_run}, fidelity "
+                         f"{alert.fidelity_old:.2f} -> {alert.fidelity_new:.2f}, end-to-end score "
+                         f"{_score(alert.score_old)} -> {_score(alert.score_new)}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def history_json(history: dict[str, list[RoutePoint]]) -> dict[str, Any]:
-    return {route: {"trend": trend(points), "runs": [asdict(p) for p in points]} for route, points in history.items()}
+def _score(value: float | None) -> str:
+    return "none" if value is None else f"{value:.2f}"
+
+
+def history_json(history: dict[str, list[RoutePoint]], settings: TrendConfig | None = None) -> dict[str, Any]:
+    found = alerts(history, settings or TrendConfig())
+    return {route: {"trend": trend(points), "runs": [asdict(p) for p in points],
+                    "alerts": [asdict(a) for a in found if a.route == route]} for route, points in history.items()}

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from ..config import FidelityWeights, TrendConfig
 from ..errors import UsageError
-from ..report import Report, fidelity_section
+from ..report import Report, fidelity_section, route_key
 
 Verdict = Literal["divergence", "parallel_drop", "score_rose", "unscored"]
 
@@ -77,16 +77,37 @@ def route_points(report: Report, weights: FidelityWeights) -> dict[str, RoutePoi
     message_edges = [e for e in report.edges if e.kind == "message"]
     section = fidelity_section([(e.id, e.source, e.destination) for e in message_edges],
                                report.deterministic.findings, report.semantic.sufficiency, weights)
-    trace_of = {e.id: e.trace_id for e in message_edges}
+    scores = route_scores(report)
+    return {route: RoutePoint(fidelity=agg.mean, edges=agg.edges, score=scores.get(route))
+            for route, agg in section.routes.items()}
+
+
+def route_scores(report: Report) -> dict[str, float | None]:
+    """Per route of message edges, the mean end-to-end score of the traces it appears in; None
+    unless every one of them has a score."""
+    traces: dict[str, set[str]] = {}
+    for e in report.edges:
+        if e.kind == "message":
+            traces.setdefault(route_key(e.source, e.destination), set()).add(e.trace_id)
     scores = {t.trace_id: t.score for t in report.traces}
-    points = {}
-    for route, agg in section.routes.items():
-        traces = {trace_of[e.edge_id] for e in section.edges if e.route == route}
-        known = [s for t in sorted(traces) if (s := scores.get(t)) is not None]
-        points[route] = RoutePoint(fidelity=agg.mean, edges=agg.edges,
-                                   score=round(sum(known) / len(known), 4) if known and len(known) == len(traces)
-                                   else None)
-    return points
+    out: dict[str, float | None] = {}
+    for route, ids in traces.items():
+        known = [s for t in sorted(ids) if (s := scores.get(t)) is not None]
+        out[route] = round(sum(known) / len(known), 4) if known and len(known) == len(ids) else None
+    return out
+
+
+def classify(fidelity_old: float, fidelity_new: float, score_old: float | None, score_new: float | None,
+             settings: TrendConfig) -> Verdict | None:
+    """What one route's change between two runs is (module docstring); None when its fidelity did
+    not fall by more than ``fidelity_drop``. ``edge-audit history`` uses it too."""
+    if fidelity_old - fidelity_new <= settings.fidelity_drop:
+        return None
+    if score_old is None or score_new is None:
+        return "unscored"
+    if abs(score_new - score_old) <= settings.score_tolerance:
+        return "divergence"
+    return "parallel_drop" if score_new < score_old else "score_rose"
 
 
 def trend(paths: Sequence[str | Path], weights: FidelityWeights, settings: TrendConfig) -> TrendResult:
@@ -99,15 +120,9 @@ def trend(paths: Sequence[str | Path], weights: FidelityWeights, settings: Trend
         (old_path, old), (new_path, new) = (paths[i - 1], points[i - 1]), (paths[i], points[i])
         for route in sorted(set(old) & set(new)):
             a, b = old[route], new[route]
-            if a.fidelity - b.fidelity <= settings.fidelity_drop:
+            verdict = classify(a.fidelity, b.fidelity, a.score, b.score, settings)
+            if verdict is None:
                 continue
-            verdict: Verdict
-            if a.score is None or b.score is None:
-                verdict = "unscored"
-            elif abs(b.score - a.score) <= settings.score_tolerance:
-                verdict = "divergence"
-            else:
-                verdict = "parallel_drop" if b.score < a.score else "score_rose"
             changes.append(RouteChange(route=route, old=str(old_path), new=str(new_path), verdict=verdict,
                                        fidelity_old=a.fidelity, fidelity_new=b.fidelity, score_old=a.score,
                                        score_new=b.score))
