@@ -241,6 +241,18 @@ def test_a_rule_that_states_a_bound_is_not_a_claim_that_it_was_kept() -> None:
     assert not claim.limit
 
 
+@pytest.mark.parametrize(("handoff", "exit_code", "verdict"), [
+    ("The script ran with errors.", 0, "contradicted"),
+    ("The script ran with errors.", 1, "grounded"),
+    ("The script ran successfully.", 1, "contradicted"),
+])
+def test_a_run_said_to_have_errors_is_a_failed_run(check: CheckFn, handoff: str, exit_code: int, verdict: str) -> None:
+    result = "done: 3 rows written" if exit_code == 0 else "Traceback (most recent call last):\nValueError: bad row"
+    upstream = [{"tool": "python", "command": "python export.py", "result": result, "exit_code": exit_code,
+                 "status": "ok" if exit_code == 0 else "error"}]
+    assert _verdicts(check, upstream, handoff)[-1][1] == verdict
+
+
 def test_derived_numbers_are_grounded_with_their_operands(check: CheckFn) -> None:
     upstream = [{"tool": "receipts", "command": "", "result": '{"hotel": 780, "nights": 4}', "status": "ok"}]
     edge = build_edges(case_trace({"id": "d", "upstream": upstream,

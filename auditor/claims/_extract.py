@@ -96,7 +96,9 @@ _EXECUTION = re.compile(
     r"\b(?P<subject>(?:the |this |my |our )?(?:code|script|query|program|command|function|notebook|job|"
     r"migration|snippet|execution))\b(?P<gap>[^.;:!?\n]{0,25}?)\b(?P<outcome>"
     r"(?:ran|runs|executed|executes|completed|worked|works|finished|succeeded)(?: successfully| without (?:any )?errors?"
-    r"| fine| correctly| as expected)?|failed|crashed|errored|threw|raised)\b", re.IGNORECASE)
+    r"| fine| correctly| as expected| with (?:an? )?(?:errors?|exceptions?))?|failed|crashed|errored|threw|raised)\b",
+    re.IGNORECASE)
+_WITH_ERRORS = re.compile(r"\bwith (?:an? )?(?:errors?|exceptions?)$", re.IGNORECASE)
 _ACTION_VERBS = "|".join(sorted({*FAMILIES, *CHECK, *ECHO} - {"let", "read", "found", "held"}, key=len, reverse=True))
 _ACTION = re.compile(
     rf"(?:\b(?:I|[Ww]e)(?:\s+have|\s+just|\s+also|'ve|\s+already|\s+then)*\s+|^[^\w\n]{{0,8}}|[.!;][ \t]{{1,4}})"
@@ -242,7 +244,8 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
         if any(a <= r.start() < b or r.start() <= a < r.end() for a, b in results):
             continue
         if _is_statement(masked, s, e, r.start(), r.start("outcome")):
-            bad = r.group("outcome").lower() in ("failed", "crashed", "errored", "threw", "raised")
+            bad = r.group("outcome").lower() in ("failed", "crashed", "errored", "threw", "raised") \
+                or _WITH_ERRORS.search(r.group("outcome")) is not None
             negated = _NEGATION.search(r.group("gap") or "") is not None
             polarity: Polarity = "negative" if bad != negated else "positive"
             neutral = _NEUTRAL_RUN.fullmatch(r.group("outcome")) is not None and not negated
