@@ -133,13 +133,7 @@ def _mask(text: str, spans: list[tuple[int, int]]) -> str:
 def redact_text(text: str, known: Iterable[str] = ()) -> str:
     """``text`` with every detected secret, and every occurrence of a ``known`` secret value,
     masked character for character."""
-    spans = secret_spans(text)
-    for value in known:
-        at = text.find(value)
-        while at >= 0:
-            spans.append((at, at + len(value)))
-            at = text.find(value, at + 1)
-    return _mask(text, _merge(spans))
+    return _mask(text, _merge(secret_spans(text) + _occurrences(text, known)))
 
 
 def secrets_in(texts: Iterable[str]) -> set[str]:
@@ -159,14 +153,19 @@ def redact_together(texts: Sequence[str], also: Iterable[str] = ()) -> list[str]
     values = sorted(known | secrets_in(set(also)), key=len, reverse=True)
     out = []
     for text, found in zip(texts, spans, strict=True):
-        found = list(found)
-        for value in values:
-            at = text.find(value)
-            while at >= 0:
-                found.append((at, at + len(value)))
-                at = text.find(value, at + 1)
-        out.append(_mask(text, _merge(found)))
+        out.append(_mask(text, _merge(found + _occurrences(text, values))))
     return out
+
+
+def _occurrences(text: str, values: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of every occurrence of each of ``values`` in ``text``."""
+    spans = []
+    for value in values:
+        at = text.find(value)
+        while at >= 0:
+            spans.append((at, at + len(value)))
+            at = text.find(value, at + 1)
+    return spans
 
 
 T = TypeVar("T")
