@@ -33,6 +33,7 @@ from ..nlp import (
     verb_relation,
     word_forms,
 )
+from ._bounds import turned_bound
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
@@ -144,7 +145,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(whole))
                     or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(whole))):
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
-    turned = _turned(low_up, whole) if unit.parsed else None  # a rule restated, not a value reported
+    turned = turned_bound(low_up, whole) if unit.parsed else None  # a rule restated, not a value reported
     if turned is not None:
         return Reading("inverted", f"inverted: {up} -> the handoff bounds {turned} from the other side")
     excluded = _excluded(low_up) if c.polarity == "obligation" else ()
@@ -328,35 +329,6 @@ def _done(action: str | None, low: str) -> bool:
 
 _DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
                ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
-
-
-_GREATER = (r"(?<!no )(?<!not )\b(?:at least|no less than|no fewer than|minimum of|more than|over|above|after|"
-            r"later than|longer than)\s+(?:\w+\s+)?{n}(?![\d.])|(?<![\d.]){n}\s*(?:\w+\s+)?or (?:more|above|later)\b")
-_LESSER = (r"(?<!no )(?<!not )\b(?:at most|no more than|not more than|maximum of|up to|less than|fewer than|under|"
-           r"below|before|earlier than|shorter than)\s+(?:\w+\s+)?{n}(?![\d.])|(?<![\d.]){n}\s*(?:\w+\s+)?or "
-           r"(?:less|fewer|below|earlier)\b")
-
-
-def _turned(low_up: str, low: str) -> str | None:
-    """A number the two sides bound from opposite sides, a negation just before a bound counted:
-    "at least 4.5" -> "at most 4.5" (while "never after 22:00" and "before 22:00" agree)."""
-    shared = {m.group(0) for m in re.finditer(r"\d[\d:.,/]*\d|\d", low_up)} & {
-        m.group(0) for m in re.finditer(r"\d[\d:.,/]*\d|\d", low)}
-    for n in sorted(shared):
-        sides = [_side(text, n) for text in (low_up, low)]
-        if 0 not in sides and sides[0] != sides[1]:
-            return n
-    return None
-
-
-def _side(low: str, n: str) -> int:
-    """+1 when ``low`` bounds ``n`` from below (at least n), -1 from above, 0 when it does not say."""
-    found = set()
-    for sign, pattern in ((1, _GREATER), (-1, _LESSER)):
-        for m in re.finditer(pattern.format(n=re.escape(n)), low):
-            negated = NEGATION_PATTERN.search(low[max(0, m.start() - 30):m.start()]) is not None
-            found.add(-sign if negated else sign)
-    return found.pop() if len(found) == 1 else 0
 
 
 def _gate_restated(low_up: str, low: str) -> bool:

@@ -28,7 +28,7 @@ from typing import Literal
 
 from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
-from ._limits import RULE_STATED, UPPER_BOUND
+from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import Quantity, clocks, dates, quantities
 from ._rows import key_words, strong
@@ -374,7 +374,7 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         if bound is not None and not RULE_STATED.search(masked, seg_start, bound.start()):
             subject = text[seg_start:bound.start()]
             out.append(Claim("number", text[start:end], start, end, sentence, subkind=_subkind(q), value=q.text,
-                             quantity=q, keys=key_words(subject), limit=True, items=_items(subject)))
+                             quantity=q, keys=key_words(subject), limit=True, items=counted_items(subject)))
             continue
         keys = _subject(text, seg_start, start, end, seg_end)
         owner = _OWNER.search(masked, max(s, start - 60), start) if in_parens else None
@@ -391,21 +391,6 @@ def _subject(text: str, seg_start: int, start: int, end: int, seg_end: int) -> f
     before = _TOKEN.findall(text[seg_start:start])[-3:]
     after = _TOKEN.findall(text[end:seg_end])[:2]
     return key_words(" ".join(before + after))
-
-
-_ITEMS = re.compile(r"\b(?:all|each of the|every one of the)?\s*(?P<n>\d+|both|two|three|four|five|six|seven|"
-                    r"eight|nine|ten)\b", re.IGNORECASE)
-_ITEM_WORDS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-               "ten": 10}
-
-
-def _items(subject: str) -> int | None:
-    """How many things a clause counts ("All three summaries", "both files"), if it says."""
-    m = _ITEMS.search(subject)
-    if m is None:
-        return None
-    n = m.group("n").lower()
-    return int(n) if n.isdigit() else _ITEM_WORDS[n]
 
 
 def _is_list_marker(masked: str, start: int, end: int) -> bool:

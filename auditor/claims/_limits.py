@@ -76,3 +76,18 @@ def ground_limit(bound: float, subject: frozenset[str], items: int | None,
 
 def _value(text: str) -> float:
     return float(text.replace(",", ""))
+
+
+_ITEMS = re.compile(r"\b(?:all|each of the|every one of the)?\s*(?P<n>\d+|both|two|three|four|five|six|seven|"
+                    r"eight|nine|ten)\b", re.IGNORECASE)
+_ITEM_WORDS = {"both": 2, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+               "ten": 10}
+
+
+def counted_items(subject: str) -> int | None:
+    """How many things a clause counts ("All three summaries", "both files"), if it says."""
+    m = _ITEMS.search(subject)
+    if m is None:
+        return None
+    n = m.group("n").lower()
+    return int(n) if n.isdigit() else _ITEM_WORDS[n]
