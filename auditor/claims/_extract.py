@@ -30,8 +30,9 @@ from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._mood import non_assertive_spans, request_spans, shown_spans
-from ._quantity import Quantity, clocks, dates, quantities
-from ._rows import key_words, strong
+from ._quantity import MONTH, Quantity, clocks, dates, quantities
+from ._relation import Relation, fraction, relation
+from ._rows import KEY_STOP, key_words, strong
 from ._states import CLAIM as STATE
 from ._tools import Category
 
@@ -65,6 +66,12 @@ class Claim:
     #: then name what it limits, and ``items`` how many of them the clause counts ("all three").
     limit: bool = False
     items: int | None = None
+    #: For a percentage or ratio: a share of a whole or a change between values (``_relation``),
+    #: and the ``(part/whole)`` the sentence writes after it.
+    relation: Relation | None = None
+    fraction: tuple[float, float] | None = None
+    #: The number counts a set the sentence says something of every member of ("all 12 nodes").
+    universal: bool = False
 
 
 _SUBJECTS: dict[Category, str] = {
@@ -134,12 +141,14 @@ _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
 _NEUTRAL_RUN = re.compile(r"ran|runs|executed|executes|completed|finished", re.IGNORECASE)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_YEAR_BEFORE = re.compile(rf"\b(?:{MONTH}|in|since|from|until|by|before|after|of|the)\s+$", re.IGNORECASE)
 _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes to|"
                        r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
                        r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
                        r"shortfall|surplus|saving|savings)\b|\d\s*x\b",
                        re.IGNORECASE)
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
+_UNIVERSAL = re.compile(r"\b(?:all|every|each|both)\s+(?:of\s+)?(?:the\s+|these\s+|those\s+)?$", re.IGNORECASE)
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
 _TOKEN = re.compile(r"[^\s|()\[\]]+")
 
@@ -332,7 +341,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         for r in pattern.finditer(masked, s, e):
             taken.append((r.start(), r.end()))
             raw = text[r.start():r.end()]
-            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw))
+            names = _package_names(masked[s:r.start()]) if subkind == "version" else frozenset()
+            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw, keys=names))
     piece = masked[s:e]
     for a, b, date in dates(piece):
         taken.append((a + s, b + s))
@@ -356,6 +366,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         counted = q.bare and in_parens
         if q.bare and (abs(q.value) < 10 and q.step >= 1 and not counted or _YEAR.fullmatch(q.text)):
             continue
+        if _YEAR.fullmatch(q.text.split()[0]) and _YEAR_BEFORE.search(masked, max(s, start - 12), start):
+            continue  # "the May 2025 exam", "since 2019 releases": a year, not a count
         if q.bare and _is_list_marker(masked, start, end) or _FRACTION.match(masked, end) \
                 or _FRACTION_END.search(masked, max(s, start - 12), start):
             continue
@@ -380,9 +392,20 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         owner = _OWNER.search(masked, max(s, start - 60), start) if in_parens else None
         if owner is not None and strong(owner.group(1)):  # "INV-90418 (2)": the id's count; quote both
             start, end = owner.start(), masked.index(")", end) + 1
+        related = relation(masked, q.start + s, q.end + s) if q.family in ("percent", "ratio") else None
         out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
-                         value=q.text, quantity=q, keys=keys, operands=operands, computed=computed))
+                         value=q.text, quantity=q, keys=keys, operands=operands, computed=computed,
+                         relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
+                         universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None))
     return out
+
+
+def _package_names(before: str) -> frozenset[str]:
+    """What a version belongs to: the name-like words among the three before it in its clause
+    ("protobuf up to v1.34.1", "elasticsearch-py 8.14.0")."""
+    clause = re.split(r"[,;:(]\s", before)[-1]
+    words = (w.strip("`'\"").lower() for w in _TOKEN.findall(clause)[-3:])
+    return frozenset(w for w in words if len(w) >= 3 and re.search(r"[a-z]", w) and w not in KEY_STOP)
 
 
 def _subject(text: str, seg_start: int, start: int, end: int, seg_end: int) -> frozenset[str]:

@@ -253,6 +253,14 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
         return Grounding("grounded", f"appears in {text.event_id} ({text.field})", _ref(text, m.start(), m.end()))
     if claim.subkind == "snippet":
         return _ground_snippet(claim, value, evidence)
+    if claim.subkind == "version":
+        for name in sorted(claim.keys):
+            other = _search(re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])\S*?[\s=@:]+v?(\d+(?:\.\d+)+)",
+                                       re.IGNORECASE), evidence, name)
+            if other is not None:
+                text, m = other
+                return Grounding("contradicted", f"{value!r} appears nowhere; {text.event_id} ({text.field}) gives "
+                                                 f"{name} {m.group(1)}", _ref(text, m.start(1), m.end(1)))
     return Grounding("invented", f"{value!r} appears in no tool call and no upstream message")
 
 

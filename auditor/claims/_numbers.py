@@ -27,17 +27,20 @@ are often computed from a policy). A clock time nothing states is ``invented``.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._extract import Claim
 from ._index import EvidenceIndex
-from ._limits import ground_limit
+from ._limits import RULE_STATED, ground_limit
+from ._relation import Relation
 from ._quantity import Quantity, compatible, supports
 from ._rows import Row, strong
 from ._verdicts import Verdict
 
 _MAX_OPERANDS = 80
+_CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,11 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if claim.limit:
         limited = ground_limit(q.value, claim.keys, claim.items, rows)
         return NumberVerdict(*limited)
+    if claim.fraction is not None:
+        part, whole = claim.fraction
+        if not _close(q, part / whole * 100.0):
+            return NumberVerdict("contradicted", f"its own fraction {part:g}/{whole:g} is "
+                                                 f"{part / whole * 100.0:.1f}%, not {q.text}")
     strong_keys = {k for k in claim.keys if strong(k)}
     aligned = [r for r in index.rows_with_any(strong_keys) if _candidates(q, r)]
     if aligned:
@@ -82,6 +90,9 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     stated_here = index.supporting(q)
     if stated_here is not None:
         row, hit = stated_here
+        if claim.universal:
+            return NumberVerdict("needs_semantic", "the count appears, but not that every one of them is as "
+                                                   "the sentence says", row, (hit.start, hit.end))
         return NumberVerdict("grounded", "the same number appears", row, (hit.start, hit.end))
     if q.family == "count" or q.bare:
         counted = next((t for t in reversed(tables) if len(t) == q.value), None)
@@ -89,7 +100,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
             return NumberVerdict("grounded", f"a visible table or list has {len(counted)} records")
     arithmetic = claim.computed or q.family in ("percent", "ratio")  # derive looks at nothing else
     stated = [e for r in rows for e in r.quantities] if arithmetic else []
-    derived = derive(q, claim.operands, stated, _columns(rows), claim.computed) if arithmetic else None
+    derived = derive(q, claim.operands, stated, _columns(rows), claim.computed, claim.relation) if arithmetic else None
     if derived is not None:
         return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
@@ -98,7 +109,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    weak = next((r for r in index.latest_with_any(claim.keys) if (r.structured or r.output and q.family == "count")
+    weak = next((r for r in index.latest_with_any(claim.keys) if _measures(r, claim.keys)
                  and len(_same_measure(q, r)) == 1), None) if q.family is not None else None
     if weak is not None:
         row = weak
@@ -137,11 +148,24 @@ def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> N
     return NumberVerdict("needs_semantic", f"no visible table of {total} records to count {_names(state)} in")
 
 
+def _measures(row: Row, keys: frozenset[str]) -> bool:
+    """A row that can give the claim's subject another value: a record of tool output, or one
+    short sentence sharing a word of four letters or more (or an identifier) with the claim that
+    states no rule or condition ("If disk passes 95%, page me" is a threshold, not a reading)."""
+    if row.structured:
+        return True
+    return (len(row.text) <= 200 and any(len(k) >= 4 or strong(k) for k in keys & row.keys)
+            and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None)
+
+
 def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
-    """Numbers of the row in the claim's own unit family, or the value of a ``"key": value`` pair."""
+    """Numbers of the row in the claim's own unit family, the value of a ``"key": value`` pair,
+    or for a count ("661 restocked") the bare cell of a table row that names the counted noun."""
     pair = row.text.startswith('"')
-    return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair and e.bare))
-            and (q.family != "count" or e.noun == q.noun)]
+    named = q.family == "count" and row.structured and q.noun is not None and any(
+        k.startswith(q.noun) for k in row.keys)
+    return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair or named) and e.bare)
+            and (q.family != "count" or e.noun == q.noun or named and e.bare)]
 
 
 def _ground_date(claim: Claim, index: EvidenceIndex) -> NumberVerdict:
@@ -172,13 +196,14 @@ def _columns(rows: Sequence[Row]) -> list[list[Quantity]]:
 
 
 def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
-           columns: Sequence[Sequence[Quantity]], computed: bool) -> str | None:
+           columns: Sequence[Sequence[Quantity]], computed: bool, related: Relation | None = None) -> str | None:
     """A description of simple arithmetic on visible numbers that gives ``claim``, if any (one
     operation on two numbers, a sum or mean of a list or column, or (a ± b) × c on the sentence's
     own visible numbers: "£22.90 against £21.50, 40 boxes, so £56.00 overcharged"). Only a
     percentage, a ratio, or a number whose sentence says it is computed ("in total", "=",
     "average", "per night", a signed difference) is looked for. The handoff's own numbers in the
-    same sentence count as operands only when the evidence states them."""
+    same sentence count as operands only when the evidence states them. A share or a change
+    (``_relation``) is looked for only among the operations that give one."""
     visible = [o for o in own if any(supports(o, e) for e in stated)]
     pool = visible + [e for e in stated if e.value != 0][-_MAX_OPERANDS:]
     if abs(claim.value) < 10 and claim.step >= 1 and not visible:
@@ -186,7 +211,7 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     if not computed and claim.family not in ("percent", "ratio"):
         return None
     for column in [visible, *columns]:
-        same = [o for o in column if compatible(claim, o)]
+        same = [o for o in column if compatible(claim, o) and (o.family == claim.family or computed)]
         if len(same) >= 2:
             total = sum(o.value for o in same)
             if _close(claim, total):
@@ -201,7 +226,9 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     for a, b in itertools.permutations(pool, 2):
         if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
             continue
-        for value, how in _results(a.value, b.value):
+        if claim.family in ("ratio", "percent") and a.family != b.family:
+            continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio
+        for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent"):
             if _close(claim, value):
                 return f"{a.text} {how} {b.text} = {value:g}"
     return None
@@ -215,11 +242,25 @@ def _near(a: Quantity, b: Quantity, place: dict[int, int], reach: int) -> bool:
     return abs(ia - ib) <= (12 if reach > 120 else 3) and abs(a.start - b.start) <= reach
 
 
-def _results(a: float, b: float) -> list[tuple[float, str]]:
+def _results(a: float, b: float, family: str | None, related: Relation | None,
+             points: bool) -> list[tuple[float, str]]:
+    """The operations on ``a`` and ``b`` that can give a number of ``family``: a ratio is a
+    quotient, a percentage a quotient as % or a change in % (only one of them when the sentence
+    says it is a share or a change; a change between two percentages may also be their
+    difference in points), anything else one of the four operations."""
+    if family == "ratio":
+        return [(a / b, "/")] if b else []
+    if family == "percent":
+        if not b:
+            return []
+        share, change = (a / b * 100.0, "/ (as %)"), ((a - b) / b * 100.0, "change from (%)")
+        if related == "share":
+            return [share]
+        if related == "change":
+            return [change, (a - b, "-")] if points else [change]
+        return [share, change, (a - b, "-")]
     out = [(a + b, "+"), (a - b, "-"), (a * b, "×")]
-    if b:
-        out += [(a / b, "/"), (a / b * 100.0, "/ (as %)"), ((a - b) / b * 100.0, "change from (%)")]
-    return out
+    return out + [(a / b, "/")] if b else out
 
 
 def _close(claim: Quantity, value: float) -> bool:

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
+MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 DATE = re.compile(
     rf"\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)"
-    rf"|\b(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m1>{_MONTH})(?:,?\s+(?P<y1>(?:19|20)\d\d)(?!-))?\b"
-    rf"|\b(?P<m2>{_MONTH})\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?:[\d:]+\s+)?(?P<y2>(?:19|20)\d\d))?",
+    rf"|\b(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m1>{MONTH})(?:,?\s+(?P<y1>(?:19|20)\d\d)(?!-))?\b"
+    rf"|\b(?P<m2>{MONTH})\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?:[\d:]+\s+)?(?P<y2>(?:19|20)\d\d))?",
     re.IGNORECASE)
 CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])|"
                    r"(?::(?P<m2>[0-5]\d))?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)

@@ -8,6 +8,7 @@ can be compared with the number the evidence gives *for the same subject* (same 
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ _RULE = re.compile(r"[\s\-+|=─┼┤├┬┴┌┐└┘│]+")
 _ROW_COUNT = re.compile(r"\(\d+ rows?\)")
 _CELLS = re.compile(r"\t|\s{2,}|\|")
 _OBJECT = re.compile(r"\{[^{}\[\]]*\}")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"'`])")
 
 
 def vocabulary(words: str) -> frozenset[str]:
@@ -77,6 +79,7 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
     for line in text.split("\n"):
         if line.strip():
             spans.append((pos, pos + len(line)))
+            spans.extend(_sentences(line, pos))
         pos += len(line) + 1
     if '":' in text:
         spans.extend((m.start(), m.end()) for m in _PAIR.finditer(text))
@@ -95,6 +98,17 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
                        frozenset(d for a, b, d in all_dates if start <= a and b <= end),
                        frozenset(c for a, b, c in all_clocks if start <= a and b <= end), structured, output))
     return tuple(out)
+
+
+def _sentences(line: str, pos: int) -> list[tuple[int, int]]:
+    """The sentences of a prose line, when it has more than one: "orders-db is at 92% disk. ... If
+    disk passes 95%, page me" gives one number per subject."""
+    if len(line) < 80:
+        return []
+    cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(line)), len(line)]
+    if len(cuts) <= 2:
+        return []
+    return [(pos + a, pos + b) for a, b in itertools.pairwise(cuts) if line[a:b].strip()]
 
 
 def _span_length(m: re.Match[str]) -> Quantity:
