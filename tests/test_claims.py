@@ -431,3 +431,40 @@ def test_the_state_of_a_named_thing_against_the_status_its_calls_record(check: C
                  "result": '{"status": "pended", "requested_info": "prior imaging report"}', "status": "ok"}]
     states = [v for t, v in _verdicts(check, upstream, handoff) if t.endswith(handoff.split()[-1].rstrip("."))]
     assert states == ([verdict] if verdict else []), states
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a short prose sentence gives the subject another value; the threshold sentence does not count
+    ([{"message": "The build cache is at 71% full. If cache use passes 90%, purge it."}],
+     "The build cache is at 76% full.", "76%", "contradicted"),
+    # a version's package is named, and the evidence gives that package another version
+    ([{"tool": "bash", "command": "pip install -U requests", "result": "Successfully installed requests 2.32.3",
+       "exit_code": 0}], "It also moves requests to 2.31.0.", "2.31.0", "contradicted"),
+    # a ratio is a quotient of like things: 6.0 s / 0.5 s = 12x, and 24 warnings / 2 s is no ratio
+    ([{"tool": "bash", "command": "bench", "result": "old: 6.0 s\nnew: 0.5 s", "exit_code": 0}],
+     "The new path is 12x faster.", "12x", "grounded"),
+    ([{"tool": "bash", "command": "bench", "result": "24 warnings\ntook 2 s", "exit_code": 0}],
+     "The new path is 12x faster.", "12x", "invented"),
+    # a share is a part over its whole, not a change between them
+    ([{"tool": "bash", "command": "report", "result": "errors: 30\nrequests: 120", "exit_code": 0}],
+     "Errors were 25% of requests.", "25%", "grounded"),
+    ([{"tool": "bash", "command": "report", "result": "errors: 30\nrequests: 120", "exit_code": 0}],
+     "Errors were 300% of requests.", "300%", "invented"),
+    # a percentage is checked against its own fraction
+    ([{"tool": "bash", "command": "report", "result": "open: 9\ntotal: 63", "exit_code": 0}],
+     "The open share is 12.7% (9/63).", "12.7%", "contradicted"),
+])
+def test_numbers_against_what_the_evidence_says_of_their_subject(check: CheckFn, upstream: list[dict[str, Any]],
+                                                               handoff: str, quote: str, verdict: str) -> None:
+    assert (quote, verdict) in _verdicts(check, upstream, handoff)
+
+
+def test_a_count_under_all_is_not_grounded_by_the_size_of_the_set(check: CheckFn) -> None:
+    upstream = [{"tool": "bash", "command": "nodes", "result": "nodes: 8\nready: 5", "exit_code": 0}]
+    got = dict(_verdicts(check, upstream, "All 8 nodes are ready."))
+    assert got.get("8 nodes") == "needs_semantic", got
+
+
+def test_a_year_after_a_month_is_not_a_count(check: CheckFn) -> None:
+    upstream = [{"message": "The rule changes in 2024."}]
+    assert not [t for t, _ in _verdicts(check, upstream, "It applies from the March 2025 release.") if "2025" in t]

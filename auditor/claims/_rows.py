@@ -103,8 +103,6 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
 def _sentences(line: str, pos: int) -> list[tuple[int, int]]:
     """The sentences of a prose line, when it has more than one: "orders-db is at 92% disk. ... If
     disk passes 95%, page me" gives one number per subject."""
-    if len(line) < 80:
-        return []
     cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(line)), len(line)]
     if len(cuts) <= 2:
         return []
