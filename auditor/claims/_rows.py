@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ._quantity import Quantity, clocks, dates, quantities, spelled
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_JOINER = re.compile(r"[-_.:/@]")
 _PAIR = re.compile(r'"(?P<key>[^"\n]{1,60})"\s*:\s*(?P<value>"[^"\n]*"|-?\d[\d.eE+-]*|true|false|null)')
 _FILE_LINE = re.compile(r"\.[A-Za-z]{1,5}:(\d+)(?=:|\b)")
 _RECORD = re.compile(r"^\s*[\w .-]{1,40}(?::|\||=|\t|\s{2,})")
@@ -56,12 +57,10 @@ class Row:
 def key_words(text: str) -> frozenset[str]:
     """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``), minus
     function words and bare numbers."""
-    out: set[str] = set()
-    for m in _WORD.finditer(text):
-        word = m.group(0).lower().strip(".:/")
-        parts = {word} | set(re.split(r"[-_.:/@]", word))
-        out.update(p for p in parts if len(p) >= 2 and p not in KEY_STOP and not p.replace(".", "").isdigit())
-    return frozenset(out)
+    words = {w.strip(".:/") for w in _WORD.findall(text.lower())}
+    for word in [w for w in words if _JOINER.search(w)]:
+        words.update(_JOINER.split(word))
+    return frozenset(w for w in words if len(w) >= 2 and w not in KEY_STOP and not w.replace(".", "").isdigit())
 
 
 def strong(word: str) -> bool:
