@@ -95,3 +95,24 @@ def test_a_rule_is_judged_once_per_route_at_the_first_edge_after_it_arrived(cons
     assert found["route/m3->coder"] == []  # the route already had its finding for m1
     assert found["route/m4->reviewer"] == ["m1"]  # another route is judged on its own
     assert found["route/m6->coder"] == ["m5"]  # only what arrived since m3
+
+
+def _rules(sentence: str) -> list[str]:
+    from auditor.checks._constraint_sources import is_constraint, looks_imperative
+    from auditor.nlp import Strength, TextAnalyzer
+    analyzer = TextAnalyzer()
+    (s,) = analyzer.sentences(sentence, sentence)
+    if s.cue_strength < Strength.ABSOLUTE and not looks_imperative(s.masked):
+        return []
+    return [d.action for d in analyzer.directives([s])[0] if is_constraint(d, Strength.ABSOLUTE, sentence)]
+
+
+def test_must_have_is_a_rule_unless_it_infers_a_past_event() -> None:
+    assert _rules("Every invoice MUST have a signed delivery note.")
+    assert not _rules("The cache must have been cleared by the deploy.")
+
+
+def test_an_imperative_whose_verb_restricts_is_a_rule_without_any_other_restriction() -> None:
+    assert _rules("Exclude archived accounts from the export.")
+    assert _rules("Keep customer emails out of the summary.")
+    assert not _rules("Summarise the archived accounts for the board.")

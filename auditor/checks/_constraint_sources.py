@@ -18,6 +18,13 @@ _MEANS_VERBS = frozenset({"use", "keep", "stay", "set", "pin", "limit", "cap", "
                           "leave", "route", "send", "target"})
 
 
+#: Verbs whose imperative is itself a restriction, whatever its object.
+_RESTRICTING_VERBS = frozenset({"exclude", "avoid", "restrict", "limit", "cap", "pin", "omit", "redact", "withhold"})
+_RESTRICTING_LEAD = re.compile(rf"^\s*(?:please\s+)?(?:{'|'.join(sorted(_RESTRICTING_VERBS))})\b")
+_KEEP_OUT = re.compile(r"^\s*(?:please\s+)?keep\b.{1,60}?\b(?:out of|away from|off|private|confidential|secret|"
+                       r"internal|unchanged|as is)\b")
+
+
 def is_constraint(d: Directive, min_strength: Strength, sentence: str) -> bool:
     """A directive at the check's strength that orders something specific. A bare imperative
     is the task itself ("Implement retries in X") unless it restricts how: a negation, "only",
@@ -31,6 +38,8 @@ def is_constraint(d: Directive, min_strength: Strength, sentence: str) -> bool:
     restricted = _RESTRICTION.search(scope) is not None
     if any(k.strong for k in d.keys):
         return d.action in _MEANS_VERBS or restricted or _PARAMETER.search(scope) is not None
+    if d.action in _RESTRICTING_VERBS or _KEEP_OUT.search(scope):
+        return nouns >= 1  # "Exclude users under 16", "Keep speaker names out of the subtitles"
     return restricted and nouns >= 2
 
 
@@ -47,9 +56,11 @@ _DIGIT = re.compile(r"\d")
 def looks_imperative(masked: str) -> bool:
     """A cheap prefilter: the sentence, or a clause after a semicolon, colon or dash, opens with
     a word that may be a bare verb (the parse decides), and the sentence has what an imperative
-    constraint needs (``is_constraint``): a restriction, a number or an identifier."""
+    constraint needs (``is_constraint``): a restriction, a number, an identifier, or a verb
+    that restricts by itself."""
     low = masked.lower()
-    if not (_RESTRICTION.search(low) or _DIGIT.search(low) or "Xx" in masked):
+    if not (_RESTRICTION.search(low) or _DIGIT.search(low) or "Xx" in masked or _RESTRICTING_LEAD.match(low)
+            or _KEEP_OUT.search(low)):
         return False
     for piece in re.split(r"[;:\u2014\u2013]|\s-\s", low):
         low = piece.lstrip()

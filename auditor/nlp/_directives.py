@@ -346,7 +346,7 @@ def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
     if any(h in low for h in _HEARSAY):
         return True
     after = low[cue.end:].split()
-    if cue.text in ("must", "has to", "have to") and after[:1] == ["have"] and action is not None \
-            and action.tag_ == "VBN":
-        return True
+    if cue.text in ("must", "has to", "have to") and after[:1] == ["have"] and len(after) > 1 and (
+            after[1] == "been" or action is not None and action.tag_ == "VBN" and after[1] == action.lower_):
+        return True  # "must have been", "must have left": not "must have an itemised receipt"
     return bool(cue.text in ("never", "always") and action is not None and action.tag_ in ("VBD", "VBZ", "VBN"))
