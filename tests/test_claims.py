@@ -468,3 +468,16 @@ def test_a_count_under_all_is_not_grounded_by_the_size_of_the_set(check: CheckFn
 def test_a_year_after_a_month_is_not_a_count(check: CheckFn) -> None:
     upstream = [{"message": "The rule changes in 2024."}]
     assert not [t for t, _ in _verdicts(check, upstream, "It applies from the March 2025 release.") if "2025" in t]
+
+
+def test_the_pairs_of_a_json_block_handed_over_are_number_claims(check: CheckFn) -> None:
+    upstream = [{"tool": "bash", "command": "job", "exit_code": 0,
+                 "result": "rows in: 52,000\nrows dropped: 1,300\nrows out: 50,700"}]
+    handoff = 'Job done:\n```json\n{"dropped": 1300, "rows_out": 50700, "dropped_pct": 7.5}\n```'
+    got = dict(_verdicts(check, upstream, handoff))
+    assert got['"dropped": 1300'] == "grounded"
+    assert got['"rows_out": 50700'] == "grounded"
+    assert got['"dropped_pct": 7.5'] == "invented"  # 1,300 / 52,000 is 2.5%
+    assert dict(_verdicts(check, upstream, handoff.replace("7.5", "2.5")))['"dropped_pct": 2.5'] == "grounded"
+    example = 'The report will look like this example:\n```json\n{"dropped": 999}\n```'
+    assert not [t for t, _ in _verdicts(check, upstream, example) if "999" in t]

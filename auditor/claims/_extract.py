@@ -29,6 +29,7 @@ from typing import Literal
 from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
+from ._pairs import handed_pairs
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import MONTH, Quantity, clocks, dates, quantities
 from ._relation import Relation, fraction, relation
@@ -178,12 +179,29 @@ def extract_claims(text: str) -> list[Claim]:
     requests = request_spans(masked, spans)
     claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
+    claims.extend(c for c in _pair_claims(text) if not any(a <= c.start < b for a, b in plans))
     worked = _worked_results(text)
     claims = [c for c in claims if c.quantity is None or not any(
         abs(c.quantity.written - w) < 1e-9 and not a <= c.start <= b for w, a, b in worked)]
     claims.sort(key=lambda c: (c.start, c.kind))
     results = [(c.start, c.end) for c in claims if c.kind == "result"]
     return [c for c in claims if c.kind != "number" or not any(a <= c.start < b for a, b in results)]
+
+
+def _pair_claims(text: str) -> list[Claim]:
+    """A number claim for each ``"key": number`` pair of a JSON block handed over (``_pairs``)."""
+    out: list[Claim] = []
+    for p in handed_pairs(text):
+        written = float(p.value.replace("_", ""))
+        step = 10.0 ** -len(p.value.split(".")[1]) if "." in p.value else 1.0
+        q = Quantity(written, "percent" if p.percent else None, step, False, p.value_start - p.start,
+                     p.value_start - p.start + len(p.value), p.value, written=written)
+        if q.bare and abs(written) < 10 and step >= 1:
+            continue  # small counts and flags: too common to ground or refute
+        out.append(Claim("number", text[p.start:p.end], p.start, p.end, (p.start, p.end), subkind=_subkind(q),
+                         value=p.value, quantity=q, keys=key_words(p.key.replace("_", " ")), computed=p.computed,
+                         relation=p.relation))
+    return out
 
 
 def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
