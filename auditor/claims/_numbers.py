@@ -40,6 +40,7 @@ from ._rows import Row, strong
 from ._verdicts import Verdict
 
 _MAX_OPERANDS = 80
+_MAX_WEAK_ROWS = 32
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
 
 
@@ -109,8 +110,12 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    weak = next((r for r in index.latest_with_any(claim.keys) if _measures(r, claim.keys)
-                 and len(_same_measure(q, r)) == 1), None) if q.family is not None else None
+    measuring = (r for r in index.latest_with_any(claim.keys) if _measures(r, q, claim.keys)
+                 and len(_same_measure(q, r)) == 1) if q.family is not None else iter(())
+    # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
+    # record), then the latest
+    weak = max(itertools.islice(measuring, _MAX_WEAK_ROWS), key=lambda r: (len(claim.keys & r.keys), -len(r.text)),
+               default=None)
     if weak is not None:
         row = weak
         other = _same_measure(q, row)[0]
@@ -148,11 +153,12 @@ def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> N
     return NumberVerdict("needs_semantic", f"no visible table of {total} records to count {_names(state)} in")
 
 
-def _measures(row: Row, keys: frozenset[str]) -> bool:
-    """A row that can give the claim's subject another value: a record of tool output, or one
+def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
+    """A row that can give the claim's subject another value: a record of tool output (any line
+    of it for a count), or one
     short sentence sharing a word of four letters or more (or an identifier) with the claim that
     states no rule or condition ("If disk passes 95%, page me" is a threshold, not a reading)."""
-    if row.structured:
+    if row.structured or row.output and q.family == "count":
         return True
     return (len(row.text) <= 200 and any(len(k) >= 4 or strong(k) for k in keys & row.keys)
             and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None)
