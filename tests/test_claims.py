@@ -481,3 +481,21 @@ def test_the_pairs_of_a_json_block_handed_over_are_number_claims(check: CheckFn)
     assert dict(_verdicts(check, upstream, handoff.replace("7.5", "2.5")))['"dropped_pct": 2.5'] == "grounded"
     example = 'The report will look like this example:\n```json\n{"dropped": 999}\n```'
     assert not [t for t, _ in _verdicts(check, upstream, example) if "999" in t]
+
+
+@pytest.mark.parametrize(("handoff", "quote", "verdict"), [
+    ("Survey closed: average 4.1/5 across the branch.", "4.1/5", "contradicted"),
+    ("Survey closed: average 4.4/5 across the branch.", "4.4/5", "grounded"),
+    ("Nine of them are remote roles.", "Nine of them are remote roles", "contradicted"),
+    ("Three of them are remote roles.", "Three of them are remote roles", "grounded"),
+])
+def test_scores_out_of_a_scale_and_parts_of_a_set(check: CheckFn, handoff: str, quote: str, verdict: str) -> None:
+    upstream = [{"tool": "jobs.query", "command": "", "exit_code": 0,
+                 "result": '{"listings": 12, "avg_rating": 4.4, "remote": 3, "posted_days": 9}'}]
+    assert (quote, verdict) in _verdicts(check, upstream, handoff)
+
+
+def test_a_small_part_is_not_grounded_by_the_same_number_elsewhere(check: CheckFn) -> None:
+    upstream = [{"tool": "jobs.query", "command": "", "exit_code": 0, "result": '{"listings": 12, "posted_days": 3}'}]
+    assert ("Three of them are remote roles", "needs_semantic") in _verdicts(
+        check, upstream, "Three of them are remote roles.")

@@ -30,6 +30,7 @@ from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._pairs import handed_pairs
+from ._parts import parts, scores
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import MONTH, Quantity, clocks, dates, quantities
 from ._relation import Relation, fraction, relation
@@ -73,6 +74,9 @@ class Claim:
     fraction: tuple[float, float] | None = None
     #: The number counts a set the sentence says something of every member of ("all 12 nodes").
     universal: bool = False
+    #: Only evidence naming the subject can ground the number ("Six of them are open access"):
+    #: the same small number elsewhere says nothing.
+    keyed: bool = False
 
 
 _SUBJECTS: dict[Category, str] = {
@@ -300,7 +304,7 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
                              value=r.group("state").lower(), keys=subjects))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
-    if digits:
+    if digits or parts(masked, s, e):  # "Six of them are ..." has no digit
         out.extend(_number_claims(text, numeric, s, e, previous))
     return out
 
@@ -375,6 +379,18 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         state = " ".join(_TOKEN.findall(re.split(r"[.;,:!?]\s", masked[m.end():e] + " ")[0])[:3])
         out.append(Claim("number", text[m.start():m.end()], m.start(), m.end(), sentence, subkind="count",
                          value=m.group(0), quantity=q, keys=key_words(state), total=int(m.group(2))))
+    for part in scores(masked, s, e):  # "average 3.8/5"
+        taken.append((part.start, part.end))
+        q = Quantity(part.value, None, part.step, False, part.start - s, part.end - s, text[part.start:part.end],
+                     written=part.value)
+        out.append(Claim("number", text[part.start:part.end], part.start, part.end, sentence, subkind="quantity",
+                         value=q.text, quantity=q, keys=key_words(part.subject)))
+    for part in parts(masked, s, e):  # "Six of them are open access"
+        taken.append((part.start, part.end))
+        q = Quantity(part.value, "count", 1.0, False, part.start - s, part.end - s, text[part.start:part.end],
+                     written=part.value)
+        out.append(Claim("number", text[part.start:part.end], part.start, part.end, sentence, subkind="count",
+                         value=q.text, quantity=q, keys=key_words(part.subject), keyed=True))
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     sentence_computes = _COMPUTED.search(masked, s, e) is not None
     before_sentence = quantities(masked[previous:s]) if sentence_computes and previous < s else []

@@ -89,7 +89,8 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
     stated_here = index.supporting(q)
-    if stated_here is not None:
+    loose = stated_here is not None and claim.keyed and not claim.keys & stated_here[0].keys
+    if stated_here is not None and not loose:
         row, hit = stated_here
         if claim.universal:
             return NumberVerdict("needs_semantic", "the count appears, but not that every one of them is as "
@@ -111,7 +112,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
     measuring = (r for r in index.latest_with_any(claim.keys) if _measures(r, q, claim.keys)
-                 and len(_same_measure(q, r)) == 1) if q.family is not None else iter(())
+                 and len(_same_measure(q, r)) == 1)
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
     # record), then the latest
     weak = max(itertools.islice(measuring, _MAX_WEAK_ROWS), key=lambda r: (len(claim.keys & r.keys), -len(r.text)),
@@ -121,6 +122,8 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         other = _same_measure(q, row)[0]
         return NumberVerdict("contradicted", f"{_names(claim.keys & row.keys)} is {other.text!r} in the evidence", row,
                              (other.start, other.end))
+    if loose:
+        return NumberVerdict("needs_semantic", "the number appears, but not with what the sentence counts")
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
 
@@ -155,9 +158,11 @@ def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> N
 
 def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
     """A row that can give the claim's subject another value: a record of tool output (any line
-    of it for a count), or one
+    of it for a count; only a JSON pair for a bare number), or one
     short sentence sharing a word of four letters or more (or an identifier) with the claim that
     states no rule or condition ("If disk passes 95%, page me" is a threshold, not a reading)."""
+    if q.bare:  # a bare number ("3.8/5") only against the value of a '"key": value' pair
+        return row.text.startswith('"')
     if row.structured or row.output and q.family == "count":
         return True
     return (len(row.text) <= 200 and any(len(k) >= 4 or strong(k) for k in keys & row.keys)

@@ -90,6 +90,12 @@ SPELLED = re.compile(rf"\b(?P<word>{'|'.join(sorted(_WORDS, key=len, reverse=Tru
                      r"years?|percent)\b", re.IGNORECASE)
 
 
+def spelled_number(word: str) -> float | None:
+    """The value of one spelled-out number word ("six", "Twelve"), or None."""
+    value = _WORDS.get(word.lower())
+    return float(value) if value is not None else None
+
+
 def spelled(text: str) -> list[Quantity]:
     """Spelled-out numbers with a unit in prose ("twenty days", "two years"): evidence can state
     a number in words."""

@@ -40,6 +40,13 @@ out up down into since after before while new old last first second next one two
 seven eight nine ten via but if when what which who whom whose how why where because says say said
 shows show shown""")
 
+#: Short forms of tool output keys and the word a sentence uses ("avg_rating" is an average rating).
+ABBREVIATIONS = {"avg": "average", "pct": "percent", "perc": "percent", "qty": "quantity", "num": "number",
+                 "cnt": "count", "amt": "amount", "max": "maximum", "min": "minimum", "msg": "message",
+                 "msgs": "messages", "req": "request", "reqs": "requests", "resp": "response", "err": "error",
+                 "errs": "errors", "ack": "acknowledged", "acked": "acknowledged", "dur": "duration", "temp": "temperature", "cfg": "config", "env": "environment"}
+
+
 @dataclass(frozen=True)
 class Row:
     field_index: int
@@ -55,11 +62,12 @@ class Row:
 
 
 def key_words(text: str) -> frozenset[str]:
-    """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``), minus
-    function words and bare numbers."""
+    """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``, a short
+    form also giving its word: ``avg`` -> ``average``), minus function words and bare numbers."""
     words = {w.strip(".:/") for w in _WORD.findall(text.lower())}
     for word in [w for w in words if _JOINER.search(w)]:
         words.update(_JOINER.split(word))
+    words.update(ABBREVIATIONS[w] for w in words & ABBREVIATIONS.keys())
     return frozenset(w for w in words if len(w) >= 2 and w not in KEY_STOP and not w.replace(".", "").isdigit())
 
 
