@@ -499,3 +499,22 @@ def test_a_small_part_is_not_grounded_by_the_same_number_elsewhere(check: CheckF
     upstream = [{"tool": "jobs.query", "command": "", "exit_code": 0, "result": '{"listings": 12, "posted_days": 3}'}]
     assert ("Three of them are remote roles", "needs_semantic") in _verdicts(
         check, upstream, "Three of them are remote roles.")
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("Migration plan: 3 to create, 1 to alter, 0 to drop.", "grounded"),
+    ("Migration plan: 3 to create, 1 to alter, 2 to drop.", "contradicted"),
+    ("Migration plan: 3 to create, 0 to alter, 0 to drop.", "contradicted"),
+])
+def test_a_tool_summary_repeated_in_the_handoff(check: CheckFn, handoff: str, verdict: str) -> None:
+    upstream = [{"tool": "bash", "command": "migrate plan", "exit_code": 0,
+                 "result": "checking schema...\nPlan: 3 to create, 1 to alter, 0 to drop."}]
+    got = [(t, v) for t, v in _verdicts(check, upstream, handoff) if "to create" in t]
+    assert [v for _, v in got] == [verdict], got
+
+
+def test_a_tally_of_another_subject_does_not_contradict(check: CheckFn) -> None:
+    upstream = [{"tool": "browser", "command": "open chart", "exit_code": 0,
+                 "result": "Fees (1 red bar, 2 blue bars)\nReturns (4 red bars, 1 blue bar)"}]
+    got = [v for t, v in _verdicts(check, upstream, "Growth shows 2 red bars, 1 blue bar.") if "red" in t]
+    assert "contradicted" not in got, got

@@ -134,8 +134,8 @@ class ClaimCheck:
         findings = []
         for claim in claims:
             result = ground(claim, evidence)
-            if claim.subkind == "state" and result.verdict == "needs_semantic":
-                continue  # a state is reported only where a visible call about its subject records one
+            if claim.subkind in ("state", "tally") and result.verdict == "needs_semantic":
+                continue  # reported only where a visible call records a status or the same tally labels
             status = self.invented if result.verdict == "invented" else STATUS[result.verdict]
             ref = result.ref
             handoff = Quote(edge.message.id, "content", claim.start, claim.end, claim.text)

@@ -31,6 +31,7 @@ from ._actions import CHECK, ECHO, FAMILIES
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._pairs import handed_pairs
 from ._parts import parts, scores
+from ._tally import TALLY
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import MONTH, Quantity, clocks, dates, quantities
 from ._relation import Relation, fraction, relation
@@ -379,6 +380,10 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         state = " ".join(_TOKEN.findall(re.split(r"[.;,:!?]\s", masked[m.end():e] + " ")[0])[:3])
         out.append(Claim("number", text[m.start():m.end()], m.start(), m.end(), sentence, subkind="count",
                          value=m.group(0), quantity=q, keys=key_words(state), total=int(m.group(2))))
+    for tally in TALLY.finditer(masked, s, e):  # "Plan: 4 to add, 0 to change, 0 to destroy"
+        lead = masked[max(s, tally.start() - 60):tally.start()].rsplit("\n", 1)[-1]
+        out.append(Claim("number", text[tally.start():tally.end()], tally.start(), tally.end(), sentence,
+                         subkind="tally", value=tally.group(0), keys=key_words(lead)))
     for part in scores(masked, s, e):  # "average 3.8/5"
         taken.append((part.start, part.end))
         q = Quantity(part.value, None, part.step, False, part.start - s, part.end - s, text[part.start:part.end],

@@ -30,6 +30,7 @@ from ._extract import Claim
 from ._index import EvidenceIndex
 from ._numbers import ground_number
 from ._states import ground_state
+from ._tally import ground_tally
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
 from ._verdicts import Grounding, Verdict, under_capture
 from .parsers import http_statuses
@@ -96,6 +97,12 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         return _ground_action(claim, evidence)
     if claim.subkind == "state":
         return _ground_state(claim, evidence)
+    if claim.subkind == "tally":
+        tally = ground_tally(claim.value or claim.text, claim.keys, evidence.index)
+        if tally is None:
+            return Grounding("needs_semantic", "no evidence line carries the same labels")
+        return Grounding(tally.verdict, f"{tally.reason} in {tally.text.event_id} ({tally.text.field})",
+                         _ref(tally.text, *tally.span))
     if claim.subkind == "http":
         found_status = _ground_http(claim, evidence)
         if found_status is not None:
