@@ -120,6 +120,9 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool
             return replace(decided, units=(n,))
         readings[before:] = [(t, replace(r, units=(n,))) for t, r in readings[before:]]
     if not readings:
+        spread = _hedged_across(c, units)
+        if spread is not None:
+            return spread
         return Reading("needs_semantic", "no single clause carries it; needs the semantic grader")
     decisive = [(t, r) for t, r in readings if r.verdict != "needs_semantic" or r.conflict]
     cued = [(t, r) for t, r in decisive if r.cued]
@@ -130,6 +133,30 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool
         said = "; ".join(f"{r.verdict} ({t.strip()[:40]!r})" for t, r in chosen)
         return Reading("needs_semantic", f"the handoff's clauses disagree: {said}", units=used)
     return replace(chosen[0][1], units=used)
+
+
+def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
+    """A rule restated across the clauses of one unit, under a hedge or a weaker modal ("Each lesson
+    should end with a few practice questions (3 is ideal)"): softened. Only for an obligation, a
+    unit that carries half of the rule's keys, and no permission, waiver or negation in it, which
+    could turn it the other way."""
+    if c.polarity != "obligation" or c.strength < Strength.ABSOLUTE:
+        return None
+    total = sum(k.weight for k in c.keys) or 1.0
+    for n, unit in enumerate(units):
+        whole = _FENCED.sub(" ", unit.words).lower()
+        if sum(k.weight for k in unit.hit) / total < 0.5 or _negated(whole):
+            continue
+        cues = [m.group(0) for m in CUE_PATTERN.finditer(whole)]
+        if any(q in PERMISSION or q in WAIVERS for q in cues) or OK_PATTERN.search(whole):
+            continue
+        weaker = [q for q in cues if CUE_TABLE[q][0] == Strength.RECOMMENDED]
+        hedge = HEDGE_PATTERN.search(whole)
+        if weaker or hedge:
+            said = weaker[0] if weaker else hedge.group(0) if hedge else ""
+            return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
+                                       f"restated across clauses under {said!r}", units=(n,))
+    return None
 
 
 def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
