@@ -29,14 +29,14 @@ from typing import Literal
 from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
+from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._pairs import handed_pairs
 from ._parts import parts, scores
-from ._tally import TALLY
-from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._quantity import MONTH, Quantity, clocks, dates, quantities
 from ._relation import Relation, fraction, relation
 from ._rows import KEY_STOP, key_words, strong
 from ._states import CLAIM as STATE
+from ._tally import TALLY
 from ._tools import Category
 
 ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]

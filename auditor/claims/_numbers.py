@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from ._extract import Claim
 from ._index import EvidenceIndex
 from ._limits import RULE_STATED, ground_limit
-from ._relation import Relation
 from ._quantity import Quantity, compatible, supports
+from ._relation import Relation
 from ._rows import Row, strong
 from ._verdicts import Verdict
 
