@@ -75,6 +75,7 @@ _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|a
                        r"after|while|during)\b")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
                         r"done|complete|confirmed|ready|finished)\b")
+_HAS_NONE = re.compile(r"\b(?:has|have|contains?|shows?|there (?:is|are))\s+no\b")
 _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "bed", "red", "shed", "indeed", "exceed", "proceed",
                        "succeed", "embed", "breed", "weed", "deed", "hundred"})
 _PAST = re.compile(r"\b([a-z]{2,}ed)\b")
@@ -197,8 +198,9 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
             continue  # "the cap is 6 months" is not about the constraint's 12 months
         if len(found) >= 2 or any(k.strong or k.kind == "action" for k in found):
             reach = max(key_positions(text, found), default=len(text))
+            able = [(m.start(), m.end()) for m in _IF_ABLE.finditer(low)]  # "if you can" grants nothing
             inside = [d for at, d in unit.parsed if start <= at < end and (at - start <= reach or _trailing(
-                low, at - start))]
+                low, at - start)) and not any(a <= at - start < b for a, b in able)]
             reading = replace(read_clause(c, upstream, text, inside, up, reach, names_excluded),
                               cued=bool(inside) or _cued(text))
             share = sum(k.weight for k in found) / total
@@ -206,6 +208,11 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
             if reading.verdict == "kept" and not inside and not _cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
+            import os
+            if os.environ.get("XP") == "1" and reading.verdict == "kept" and not inside:
+                reading = Reading("needs_semantic", "XP statement")
+            if os.environ.get("XP") == "2" and reading.verdict == "kept" and not inside and not CUE_PATTERN.search(low) and not HEDGE_PATTERN.search(low):
+                reading = Reading("needs_semantic", "XP statement")
             readings.append((text, reading))
     return None
 
@@ -344,8 +351,10 @@ def relation_to(action: str | None, words: str) -> Literal["same", "antonym", "n
 
 def reports_done(low: str) -> bool:
     """A clause that reports work done or a state reached ("was deleted", "were skipped",
-    "is confirmed", "9,106 recordings deleted") rather than stating a rule."""
-    return _FULFILLED.search(low) is not None or any(m.group(1) not in _NOT_PAST for m in _PAST.finditer(low))
+    "is confirmed", "9,106 recordings deleted", "backend.yml has no caching") rather than stating
+    a rule."""
+    return _FULFILLED.search(low) is not None or _HAS_NONE.search(low) is not None or any(
+        m.group(1) not in _NOT_PAST for m in _PAST.finditer(low))
 
 
 def _done(action: str | None, low: str) -> bool:

@@ -13,10 +13,14 @@ before the phrase ("no other egress is allowed") turns it back into a rule.
 
 from __future__ import annotations
 
-from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive
+import re
+
+from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive, text_forms
 from ._carrier import OK_PATTERN, PERMISSION, WAIVERS
 
 _MODAL = frozenset({"may", "can", "could", "might"})
+_CODE = re.compile(r"`[^`\n]*`")
+_BOUNDARY = re.compile(r"[,;:!?\u2014\u2013]|\.\s|\s-\s")
 _BEFORE = 25  # characters before the phrase in which a negation turns it back into a rule
 
 
@@ -29,9 +33,23 @@ def lifted(c: Directive, sentence: str) -> str | None:
         phrase = m.group(0)
         if NEGATION_PATTERN.search(low[max(0, m.start() - _BEFORE):m.start()]) or phrase in _MODAL:
             continue
+        if not _names_rule(c, sentence, m.start(), m.end()):
+            continue  # "... after the 30 minutes — no need to wait for a sign-off": it waives something else
         permits = phrase not in WAIVERS
         if c.polarity == "prohibition" and permits:
             return phrase
         if c.polarity == "obligation" and (not permits or c.restrictive):
             return phrase
     return None
+
+
+def _names_rule(c: Directive, sentence: str, start: int, end: int) -> bool:
+    """The clause of the phrase (between commas, semicolons, colons and dashes) names one of the
+    rule's things (a noun, a name, a number, an identifier; a verb's synonym is not enough: "no
+    need to wait for a sign-off" does not lift "hold it for 30 minutes"): the permission or
+    waiver is about the rule, not about another thing the sentence mentions."""
+    plain = _CODE.sub(lambda m: "x" * len(m.group(0)), sentence)  # no boundary inside `# type: ignore`
+    left = max((m.end() for m in _BOUNDARY.finditer(plain, 0, start)), default=0)
+    right = _BOUNDARY.search(plain, end)
+    clause = text_forms(sentence[left:right.start() if right else len(sentence)])
+    return any(clause.has(k) for k in c.keys if k.kind not in ("verb", "action"))

@@ -186,6 +186,24 @@ def name_key(text: str) -> Key:
     return Key("name", text, frozenset(), parts)
 
 
+def bounded_in(needle: str, text: str) -> bool:
+    """``needle`` occurs in ``text`` as a whole identifier: ``idx_events_account`` is not in
+    ``idx_events_account_created``."""
+    at = text.find(needle)
+    while at != -1:
+        end = at + len(needle)
+        before_ok = at == 0 or not _ident_char(text[at - 1]) or not _ident_char(needle[0])
+        after_ok = end == len(text) or not _ident_char(text[end]) or not _ident_char(needle[-1])
+        if before_ok and after_ok:
+            return True
+        at = text.find(needle, at + 1)
+    return False
+
+
+def _ident_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
 @dataclass(frozen=True)
 class Forms:
     """A text prepared for key look-ups: the forms of its words and numbers, and its squashed text."""
@@ -194,8 +212,12 @@ class Forms:
     squashed: str
 
     def has(self, key: Key) -> bool:
-        if key.kind == "code" and any(f[1:] in self.squashed for f in key.forms if len(f) > 3):
-            return True
+        if key.kind == "code":
+            names = [f[1:] for f in key.forms if len(f) > 3]
+            if any(bounded_in(n, self.squashed) for n in names):
+                return True
+            if any(n in self.squashed for n in names):
+                return False  # only inside a longer identifier ("idx_events_account_created"): another name
         if key.parts:
             return all(bool(p & self.forms) for p in key.parts)
         return bool(key.forms & self.forms)

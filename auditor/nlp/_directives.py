@@ -102,12 +102,17 @@ _SUBJECTS = frozenset({"that", "which", "who", "they", "we", "it", "he", "she", 
                        "users", "customers", "things", "ones"})
 
 
+_REPORTED_AFTER_NO = re.compile(r"[^.;:!?]{0,80}?\b(?:(?:has|have|had)\b(?!\s+to\b)|was|were|did)\b")
+
+
 def _find_cues(low: str) -> list[_Cue]:
     cues = [
         _Cue(m.start(), m.end(), m.group(0), *CUE_TABLE[m.group(0)]) for m in CUE_PATTERN.finditer(low)
         if _is_directive_cue(low, m.start(), m.group(0))
     ]
     for no in NO_NOUN_PATTERN.finditer(low):
+        if _REPORTED_AFTER_NO.match(low, no.end()):
+            continue  # "None of the pods have restarted", "No secrets were found": a report, not a rule
         start = no.start("word")
         if not any(c.start <= start < c.end for c in cues):
             cues.append(_Cue(start, no.end(), no.group("word"), Strength.ABSOLUTE, "prohibition"))

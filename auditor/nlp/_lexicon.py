@@ -63,8 +63,13 @@ CUE_TABLE: dict[str, tuple[Strength, Polarity]] = {
     phrase: key for key, phrases in _CUES.items() for phrase in phrases
 }
 
+def _cue_alternative(phrase: str) -> str:
+    """``may`` next to a number is the month ("by 30 May", "May 2"), not the modal."""
+    return r"(?<!\d )may(?! \d)" if phrase == "may" else re.escape(phrase)
+
+
 CUE_PATTERN = re.compile(
-    r"\b(?:" + "|".join(re.escape(p) for p in sorted(CUE_TABLE, key=len, reverse=True)) + r")\b"
+    r"\b(?:" + "|".join(_cue_alternative(p) for p in sorted(CUE_TABLE, key=len, reverse=True)) + r")\b"
 )
 
 NO_NOUN_PATTERN = re.compile(

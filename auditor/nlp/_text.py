@@ -42,6 +42,15 @@ class Masked:
 PLACEHOLDER_LEAD = "Xx"
 
 
+_MONTH_MAY = re.compile(r"(?<=\d )May\b|(?<=\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d)")
+
+
+def months_apart(text: str) -> str:
+    """``text`` with the month May next to a number ("by 30 May", "May 2") written as another
+    month of the same length, so that no cue reader takes it for the modal."""
+    return _MONTH_MAY.sub("Jun", text)
+
+
 def _placeholder(length: int) -> str:
     return "X" + "x" * (length - 1)
 
@@ -71,6 +80,7 @@ def mask(text: str) -> Masked:
         for m in pattern.finditer(text):
             claim(kind, m.start(), m.end(), blank=False)
     masked = "".join(chars)
+    masked = months_apart(masked)
     masked = _CAPS_CUES.sub(lambda m: m.group(0).lower(), masked)
     return Masked(original=text, masked=masked, spans=tuple(sorted(spans, key=lambda s: s[1])))
 
