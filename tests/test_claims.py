@@ -518,3 +518,45 @@ def test_a_tally_of_another_subject_does_not_contradict(check: CheckFn) -> None:
                  "result": "Fees (1 red bar, 2 blue bars)\nReturns (4 red bars, 1 blue bar)"}]
     got = [v for t, v in _verdicts(check, upstream, "Growth shows 2 red bars, 1 blue bar.") if "red" in t]
     assert "contradicted" not in got, got
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a threshold the handoff cites is a rule, which may come from outside the trace
+    ([{"tool": "hr.get", "command": "", "exit_code": 0, "result": '{"hours_12m": 1412}'}],
+     "He has 1,412 hours, well over the 1,000-hour line.", "1,000", "needs_semantic"),
+    # an amount is quoted exactly: "$14" is not "$13.50"
+    ([{"tool": "fetch", "command": "", "exit_code": 0, "result": "Team plan: $13.50 per user"}],
+     "The Team plan is $14 per user.", "$14", "contradicted"),
+    ([{"tool": "fetch", "command": "", "exit_code": 0, "result": "Team plan: $13.50 per user"}],
+     "The Team plan is about $14 per user.", "about $14", "grounded"),
+    # lengths and masses convert between units; a bare number reads only in the claim's own unit
+    ([{"tool": "route", "command": "", "exit_code": 0, "result": "distance: 2.4 km"}],
+     "The walk is 2,400 metres.", "2,400 metres", "grounded"),
+    ([{"tool": "route", "command": "", "exit_code": 0, "result": "founded 1931, route id 77"}],
+     "The walk is 1.2 miles.", "1.2 miles", "invented"),
+    # money comes from money: "$5 x 4 visits" may give $20, "5 times x 4 times" may not
+    ([{"tool": "prices", "command": "", "exit_code": 0, "result": "ticket: $5.00\nvisits planned: 4"}],
+     "Four visits cost $20.00 in total.", "$20.00", "grounded"),
+    ([{"tool": "prices", "command": "", "exit_code": 0, "result": "age 5\nvisits planned: 4"}],
+     "Four visits cost $20.00 in total.", "$20.00", "invented"),
+])
+def test_thresholds_rounding_units_and_money_arithmetic(check: CheckFn, upstream: list[dict[str, Any]],
+                                                        handoff: str, quote: str, verdict: str) -> None:
+    assert (quote, verdict) in _verdicts(check, upstream, handoff)
+
+
+def test_a_claim_the_sender_made_before_is_judged_where_it_was_first_made(check: CheckFn) -> None:
+    trace = Trace.model_validate({
+        "schema": "edge-audit.trace.v1", "trace_id": "repeat", "agents": [{"name": "user", "kind": "human"}],
+        "events": [
+            {"type": "message", "id": "m0", "sender": "user", "recipients": ["pricer"], "content": "Find the fee."},
+            {"type": "message", "id": "m1", "sender": "pricer", "recipients": ["budget"],
+             "content": "The entry fee is $31.00 per adult."},
+            {"type": "message", "id": "m2", "sender": "pricer", "recipients": ["budget"],
+             "content": "So two adults pay 2 x $31.00."},
+        ]})
+    edges = build_edges(trace).edges
+    fresh = claim_check()
+    got = {e.message.id: [(f.handoff[0].text, f.verdict) for f in fresh(e)] for e in edges}
+    assert ("$31.00", "invented") in got["m1"]
+    assert not [q for q, _ in got["m2"] if q == "$31.00"], got["m2"]

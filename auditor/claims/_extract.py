@@ -75,6 +75,9 @@ class Claim:
     fraction: tuple[float, float] | None = None
     #: The number counts a set the sentence says something of every member of ("all 12 nodes").
     universal: bool = False
+    #: The number names a threshold ("over the 1,250-hour line"): a rule, which may come from
+    #: outside the trace, so nothing stating it is no sign of invention.
+    threshold: bool = False
     #: Only evidence naming the subject can ground the number ("Six of them are open access"):
     #: the same small number elsewhere says nothing.
     keyed: bool = False
@@ -151,9 +154,12 @@ _YEAR_BEFORE = re.compile(rf"\b(?:{MONTH}|in|since|from|until|by|before|after|of
 _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes to|"
                        r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
                        r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
-                       r"shortfall|surplus|saving|savings)\b|\d\s*x\b",
+                       r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
+                       r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
                        re.IGNORECASE)
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
+_THRESHOLD = re.compile(r"(?:-[a-z]+)?\s+(?:line|limit|threshold|cap|minimum|maximum|floor|ceiling|cut-?off|"
+                        r"requirement|bar|target|quota|allowance|rule|mark)\b", re.IGNORECASE)
 _UNIVERSAL = re.compile(r"\b(?:all|every|each|both)\s+(?:of\s+)?(?:the\s+|these\s+|those\s+)?$", re.IGNORECASE)
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
 _TOKEN = re.compile(r"[^\s|()\[\]]+")
@@ -435,7 +441,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
         out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
                          value=q.text, quantity=q, keys=keys, operands=operands, computed=computed,
                          relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
-                         universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None))
+                         universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
+                         threshold=_THRESHOLD.match(masked, q.end + s) is not None))
     return out
 
 
@@ -460,6 +467,6 @@ def _is_list_marker(masked: str, start: int, end: int) -> bool:
 
 
 def _subkind(q: Quantity) -> str:
-    if q.family in ("money", "percent", "duration", "size", "count"):
+    if q.family in ("money", "percent", "duration", "size", "count", "length", "mass"):
         return q.family
     return "quantity"

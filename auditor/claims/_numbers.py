@@ -41,6 +41,7 @@ from ._verdicts import Verdict
 
 _MAX_OPERANDS = 80
 _MAX_WEAK_ROWS = 32
+_MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
 
 
@@ -124,6 +125,9 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                              (other.start, other.end))
     if loose:
         return NumberVerdict("needs_semantic", "the number appears, but not with what the sentence counts")
+    if claim.threshold:
+        return NumberVerdict("needs_semantic", f"{claim.text!r} names a threshold no evidence states; the rule may "
+                                               f"come from outside the trace")
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
 
@@ -216,16 +220,17 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     same sentence count as operands only when the evidence states them. A share or a change
     (``_relation``) is looked for only among the operations that give one."""
     visible = [o for o in own if any(supports(o, e) for e in stated)]
+    ratio = claim.family in ("percent", "ratio")
     pool = visible + [e for e in stated if e.value != 0][-_MAX_OPERANDS:]
     if abs(claim.value) < 10 and claim.step >= 1 and not visible:
         return None
     if not computed and claim.family not in ("percent", "ratio"):
         return None
     for column in [visible, *columns]:
-        same = [o for o in column if compatible(claim, o) and (o.family == claim.family or computed)]
+        same = [o for o in column if compatible(claim, o) and (o.family == claim.family or computed and not ratio)]
         if len(same) >= 2:
             total = sum(o.value for o in same)
-            if _close(claim, total):
+            if _close(claim, total) and (computed or not ratio):  # percentages add up only when the sentence says so
                 return f"sum of {', '.join(o.text for o in same)} = {total:g}"
             if _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
@@ -239,7 +244,11 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             continue
         if claim.family in ("ratio", "percent") and a.family != b.family:
             continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio
+        if claim.family in _MEASURES and claim.family not in (a.family, b.family):
+            continue  # money comes from money ("$5 × 4 visits"), never from "5 times × 5 times"
         for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent"):
+            if how in "+-" and claim.family in _MEASURES and not a.family == b.family == claim.family:
+                continue  # a sum or difference of money is of two amounts of money
             if _close(claim, value):
                 return f"{a.text} {how} {b.text} = {value:g}"
     return None
@@ -267,9 +276,10 @@ def _results(a: float, b: float, family: str | None, related: Relation | None,
         share, change = (a / b * 100.0, "/ (as %)"), ((a - b) / b * 100.0, "change from (%)")
         if related == "share":
             return [share]
+        difference = [(a - b, "-")] if points else []  # percentage points: both are percentages
         if related == "change":
-            return [change, (a - b, "-")] if points else [change]
-        return [share, change, (a - b, "-")]
+            return [change, *difference]
+        return [share, change, *difference]
     out = [(a + b, "+"), (a - b, "-"), (a * b, "×")]
     return out + [(a / b, "/")] if b else out
 

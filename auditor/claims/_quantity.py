@@ -1,7 +1,8 @@
 """Quantities in prose and tool output: a number with its unit family, value in a base unit,
 written precision and whether it was hedged ("~120 ms", "about 4h40m", "£2.18m", "420k").
 
-Families (base unit): ``duration`` (seconds), ``size`` (bytes), ``percent`` (percent),
+Families (base unit): ``duration`` (seconds), ``size`` (bytes), ``length`` (metres), ``mass``
+(grams), ``percent`` (percent),
 ``money`` (the currency's unit; the currency is kept), ``temperature``, ``ratio`` ("12x"),
 ``count`` (a counted noun: rows, tests, replicas, ...), and ``None`` for a bare number.
 A bare number in tool output may be any unit of the claim's family: ``0.2874`` from a
@@ -47,6 +48,11 @@ _DURATION = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1
 _CALENDAR = {"month": 1.0, "months": 1.0, "year": 12.0, "years": 12.0}
 _SIZE = {"b": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024.0, "mib": 1024.0 ** 2,
          "gib": 1024.0 ** 3}
+_LENGTH = {"mm": 1e-3, "cm": 1e-2, "km": 1e3, "kms": 1e3, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0,
+           "kilometer": 1e3, "kilometers": 1e3, "kilometre": 1e3, "kilometres": 1e3, "mi": 1609.344, "mile": 1609.344,
+           "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048}
+_MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
+         "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 _CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "chf": "chf", "eur": "eur", "usd": "usd", "gbp": "gbp",
              "jpy": "jpy"}
@@ -172,6 +178,10 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         family, value, step = "calendar", value * _CALENDAR[low_unit], step * _CALENDAR[low_unit]
     elif low_unit in _SIZE:
         family, value, step = "size", value * _SIZE[low_unit], step * _SIZE[low_unit]
+    elif low_unit in _LENGTH:
+        family, value, step = "length", value * _LENGTH[low_unit], step * _LENGTH[low_unit]
+    elif low_unit in _MASS:
+        family, value, step = "mass", value * _MASS[low_unit], step * _MASS[low_unit]
     elif low_unit and low_unit not in _NOT_COUNTED and low_unit.isalpha() and not unit[:1].isupper():
         family, noun = "count", low_unit.rstrip("s") or low_unit
     unit_used = family is not None and currency is None or (currency is not None and low_unit in ("x",))
@@ -222,7 +232,10 @@ _BARE_FACTORS: dict[str | None, tuple[float, ...]] = {
 
 
 def reading_factors(claim: Quantity) -> tuple[float, ...]:
-    """The factors by which an evidence number can read as the claim's (1 for one with a unit)."""
+    """The factors by which an evidence number can read as the claim's (1 for one with a unit).
+    A bare number reads as a length or a mass only in the claim's own unit: "1.2" for "1.2 miles"."""
+    if claim.family in ("length", "mass") and claim.written:
+        return (claim.value / claim.written,)
     return _BARE_FACTORS.get(claim.family, (1.0,))
 
 
@@ -238,6 +251,9 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
         return False
+    if claim.family == "money" and not claim.approx and claim.step == 1.0 and 0 < evidence.step < 1.0 \
+            and abs(evidence.value - round(evidence.value)) > 1e-9:
+        return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
     allowed = tolerance(claim)
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
     if claim.bare and not evidence.bare:
