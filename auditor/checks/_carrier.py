@@ -20,6 +20,7 @@ from ..nlp import (
     CUE_PATTERN,
     CUE_TABLE,
     HEDGE_PATTERN,
+    INSTRUCTION_VERBS,
     NEGATION_PATTERN,
     RESTRICTIVE_PATTERN,
     VERB_GROUPS,
@@ -58,6 +59,9 @@ _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|migh
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
+_WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
+#: A permission phrase and the verb it permits.
+_PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
 _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
                           r"more than|over|above|cap of|"
@@ -217,6 +221,14 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     return None
 
 
+def _permits_another_act(action: str | None, low: str) -> bool:
+    """Every permission of the clause permits a known act other than the rule's own (and not
+    its opposite): "fine to ask for the card number" says nothing of "the card must be blocked"."""
+    verbs = [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
+    return action is not None and bool(verbs) and all(
+        v in INSTRUCTION_VERBS and verb_relation(action, v) not in ("same", "antonym") for v in verbs)
+
+
 def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Directive], up: str,
                 reach: int, names_excluded: bool = False) -> Reading:
     """One clause's reading of the constraint: kept, softened, inverted, fulfilled, or unsure.
@@ -261,8 +273,15 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
     if permission and _GATE_ONCE.search(low) and _GATE_FIRST.search(upstream.lower()):
         permission, strength = [], Strength.ABSOLUTE  # "prod can go ahead once staging looks good" = "staging before prod"
+    within = _UPPER_BOUND.search(upstream.lower()) is not None and _WITHIN.search(low) is not None
+    if within and strength == Strength.PERMITTED:
+        strength = Strength.ABSOLUTE  # "you can offer anything up to $200": the cap, restated
     if permission and negated:
         permission, polarity = [], "prohibition"
+    elif permission and within:
+        permission = []  # "can be anything up to $10k" for "capped at $10,000": the bound itself, restated
+    elif permission and _permits_another_act(c.action, low):
+        permission = []  # "it's fine to ask for the card number now that the card is blocked": another act
     elif permission:
         strength = Strength.PERMITTED
     if (c.restrictive and negated and _COMPLEMENT.search(low)) or (negated and names_excluded):
@@ -288,7 +307,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("inverted", f"inverted: {up} -> the handoff permits it")
     if hedged or strength < c.strength:
         return Reading("softened", f"softened: {up} -> {said}")
-    if c.restrictive and not (RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))):
+    if c.restrictive and c.polarity == "obligation" and not (
+            RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))):
         if not (inside or cues):
             return Reading("needs_semantic", "a statement without the restriction (only) does not restate it")
         return Reading("softened", f"softened: {up} -> the handoff drops the restriction (only)")
@@ -408,15 +428,20 @@ def _negated(low: str) -> bool:
 def _excluded(low_up: str) -> tuple[str, ...]:
     """The specific words (first and last) of what an obligation excludes: "signed by the
     physician, not by admin staff" excludes "admin" and "staff". Only words that occur nowhere
-    else in the constraint's sentence, and only for a short exclusion."""
+    else in the constraint's sentence, and only for a short exclusion (a relative clause after
+    it, "... she mentioned", is not part of what is excluded)."""
     m = _EXCLUSION.search(low_up)
-    if m is None or len(m.group(1).split()) > 4:
+    if m is None:
+        return ()
+    excluded = _RELATIVE.split(m.group(1), maxsplit=1)[0]  # "the new one in leeds he mentioned"
+    if len(excluded.split()) > 5:
         return ()
     rest = low_up[:m.start()] + " " + low_up[m.end():]
-    words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", m.group(1))
+    words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", excluded)
              if w not in _FUNCTION and not re.search(rf"\b{re.escape(w)}\b", rest)]
     return tuple(dict.fromkeys(words[:1] + words[-1:]))
 
 
+_RELATIVE = re.compile(r"\s(?:he|she|they|we|you|i|it|that|which|who)\s")
 _FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
                        "them", "just", "even", "yet", "more", "less", "than", "all", "own"})

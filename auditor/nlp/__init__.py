@@ -7,6 +7,7 @@ from ._lexicon import (
     CUE_PATTERN,
     CUE_TABLE,
     HEDGE_PATTERN,
+    INSTRUCTION_VERBS,
     NEGATION_PATTERN,
     RESTRICTIVE_PATTERN,
     VERB_GROUPS,
@@ -18,7 +19,7 @@ from ._lexicon import (
 from ._text import PLACEHOLDER_LEAD, mask, months_apart, split_sentences, squash
 
 __all__ = [
-    "CUE_PATTERN", "CUE_TABLE", "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "HEDGE_PATTERN", "NEGATION_PATTERN", "PLACEHOLDER_LEAD",
+    "CUE_PATTERN", "CUE_TABLE", "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "HEDGE_PATTERN", "INSTRUCTION_VERBS", "NEGATION_PATTERN", "PLACEHOLDER_LEAD",
     "RESTRICTIVE_PATTERN", "VERB_GROUPS", "AnalyzerStats", "Directive", "Forms", "Key", "Polarity", "Relation",
     "Sentence", "Strength", "TextAnalyzer", "clauses", "content_forms", "coverage", "key_positions", "months_apart",
     "load_pipeline", "mask", "split_sentences", "squash", "stem", "text_forms", "verb_relation", "word_forms",

@@ -110,7 +110,7 @@ VERB_GROUPS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("book reserve purchase buy schedule order", "cancel"),
         ("refund reimburse credit compensate", "charge"),
         ("deploy release ship push merge roll", "hold revert rollback"),
-        ("contact call email message notify ping escalate page alert inform tell", "ignore"),
+        ("contact call email message notify ping escalate page alert inform tell send mail forward write", "ignore"),
         ("disable turn-off deactivate silence suppress mute", "enable activate"),
         ("lock block throttle restrict limit cap", "unlock unblock"),
         ("wait hold pause delay postpone defer", "rush hurry expedite"),
