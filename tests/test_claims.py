@@ -560,3 +560,9 @@ def test_a_claim_the_sender_made_before_is_judged_where_it_was_first_made(check:
     got = {e.message.id: [(f.handoff[0].text, f.verdict) for f in fresh(e)] for e in edges}
     assert ("$31.00", "invented") in got["m1"]
     assert not [q for q, _ in got["m2"] if q == "$31.00"], got["m2"]
+
+
+def test_a_capital_m_is_a_million_and_a_small_m_after_a_bare_number_minutes() -> None:
+    from auditor.claims._quantity import quantities
+    got = {q.text: (q.family, q.value) for q in quantities("journal (~481M), took 5m, cost $2.1m")}
+    assert got == {"~481M": (None, 481e6), "5m": ("duration", 300.0), "$2.1m": ("money", 2.1e6)}

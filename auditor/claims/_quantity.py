@@ -155,8 +155,8 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     scale = 1.0
     if scale_word:
         key = scale_word.lower()
-        if key == "m" and currency is None and not unit:
-            # "5m" is minutes in a duration, a million after a currency
+        if scale_word == "m" and currency is None and not unit:
+            # "5m" is minutes in a duration, a million after a currency; "481M" is always a million
             low_unit, scale_word = "min", ""
         else:
             scale = _SCALE.get(key, 1.0)
