@@ -566,3 +566,14 @@ def test_a_capital_m_is_a_million_and_a_small_m_after_a_bare_number_minutes() ->
     from auditor.claims._quantity import quantities
     got = {q.text: (q.family, q.value) for q in quantities("journal (~481M), took 5m, cost $2.1m")}
     assert got == {"~481M": (None, 481e6), "5m": ("duration", 300.0), "$2.1m": ("money", 2.1e6)}
+
+
+def test_days_of_a_month_in_ranges_are_not_counts() -> None:
+    got = [c.text for c in extract_claims("We stay in Tokyo 1–5 April, Kyoto 5–9, Osaka 9–11.") if c.kind == "number"]
+    assert got == ["5 April"]
+
+
+def test_just_over_a_number_is_a_hedged_number(check: CheckFn) -> None:
+    upstream = [{"tool": "sql", "command": "", "exit_code": 0, "result": "region | subscribers\nNorth  | 22,140"}]
+    assert ("just over 22,000 subscribers", "grounded") in _verdicts(
+        check, upstream, "North has just over 22,000 subscribers.")

@@ -160,6 +160,8 @@ _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
 _THRESHOLD = re.compile(r"(?:-[a-z]+)?\s+(?:line|limit|threshold|cap|minimum|maximum|floor|ceiling|cut-?off|"
                         r"requirement|bar|target|quota|allowance|rule|mark)\b", re.IGNORECASE)
+_MONTH_WORD = re.compile(rf"\b{MONTH}\b", re.IGNORECASE)
+_DAY_RANGE = re.compile(r"\b[0-3]?\d\s?[–-]\s?[0-3]?\d\b")
 _UNIVERSAL = re.compile(r"\b(?:all|every|each|both)\s+(?:of\s+)?(?:the\s+|these\s+|those\s+)?$", re.IGNORECASE)
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
 _TOKEN = re.compile(r"[^\s|()\[\]]+")
@@ -404,6 +406,7 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
                          value=q.text, quantity=q, keys=key_words(part.subject), keyed=True))
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     sentence_computes = _COMPUTED.search(masked, s, e) is not None
+    in_month = _MONTH_WORD.search(masked, s, e) is not None
     before_sentence = quantities(masked[previous:s]) if sentence_computes and previous < s else []
     for q in found:
         start, end = q.start + s, q.end + s
@@ -418,6 +421,8 @@ def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> lis
             continue
         if _ABSENT.search(masked, max(s, start - 9), start):
             continue
+        if q.bare and q.value <= 31 and in_month and _DAY_RANGE.search(masked, max(s, start - 4), min(e, end + 4)):
+            continue  # "Kyoto 5–9, Osaka 9–11" after "1–5 April": days of the month, read as dates or not at all
         seg_start = max([m.end() for m in _SEGMENT.finditer(masked, max(s, start - 200), start)] or [max(s, start - 200)])
         nxt = _SEGMENT.search(masked, end, e)
         seg_end = nxt.start() if nxt else e

@@ -33,7 +33,7 @@ _COMPOUND = re.compile(
     r"(?=\d)(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)
 NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
-    r"\balmost\s+|\bsome\s+)?"
+    r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
     r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
     r"(?<![\w.,/:-])(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
