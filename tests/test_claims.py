@@ -545,23 +545,6 @@ def test_thresholds_rounding_units_and_money_arithmetic(check: CheckFn, upstream
     assert (quote, verdict) in _verdicts(check, upstream, handoff)
 
 
-def test_a_claim_the_sender_made_before_is_judged_where_it_was_first_made(check: CheckFn) -> None:
-    trace = Trace.model_validate({
-        "schema": "edge-audit.trace.v1", "trace_id": "repeat", "agents": [{"name": "user", "kind": "human"}],
-        "events": [
-            {"type": "message", "id": "m0", "sender": "user", "recipients": ["pricer"], "content": "Find the fee."},
-            {"type": "message", "id": "m1", "sender": "pricer", "recipients": ["budget"],
-             "content": "The entry fee is $31.00 per adult."},
-            {"type": "message", "id": "m2", "sender": "pricer", "recipients": ["budget"],
-             "content": "So two adults pay 2 x $31.00."},
-        ]})
-    edges = build_edges(trace).edges
-    fresh = claim_check()
-    got = {e.message.id: [(f.handoff[0].text, f.verdict) for f in fresh(e)] for e in edges}
-    assert ("$31.00", "invented") in got["m1"]
-    assert not [q for q, _ in got["m2"] if q == "$31.00"], got["m2"]
-
-
 def test_a_capital_m_is_a_million_and_a_small_m_after_a_bare_number_minutes() -> None:
     from auditor.claims._quantity import quantities
     got = {q.text: (q.family, q.value) for q in quantities("journal (~481M), took 5m, cost $2.1m")}

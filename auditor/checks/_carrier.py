@@ -51,6 +51,7 @@ PERMISSION = frozenset({"may", "can", "could", "might", "feel free to", "feel fr
 #: Cues that lift an obligation ("no need to run it" permits not running it).
 WAIVERS = frozenset({"not required to", "is not required", "are not required", "not required", "not necessary",
                      "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
+                     "don't need", "do not need", "doesn't need", "does not need", "no longer need", "no longer needs",
                      "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
                      "optional", "optionally", "up to you", "at your discretion"})
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -79,7 +80,7 @@ _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|a
                        r"after|while|during)\b")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
                         r"done|complete|confirmed|ready|finished)\b")
-_HAS_NONE = re.compile(r"\b(?:has|have|contains?|shows?|there (?:is|are))\s+no\b")
+_HAS_NONE = re.compile(r"\b(?:has|have|contains?|shows?|there (?:is|are))\s+(?:no\b|\d)")
 _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "bed", "red", "shed", "indeed", "exceed", "proceed",
                        "succeed", "embed", "breed", "weed", "deed", "hundred"})
 _PAST = re.compile(r"\b([a-z]{2,}ed)\b")
@@ -371,8 +372,8 @@ def relation_to(action: str | None, words: str) -> Literal["same", "antonym", "n
 
 def reports_done(low: str) -> bool:
     """A clause that reports work done or a state reached ("was deleted", "were skipped",
-    "is confirmed", "9,106 recordings deleted", "backend.yml has no caching") rather than stating
-    a rule."""
+    "is confirmed", "9,106 recordings deleted", "backend.yml has no caching", "the topic has 24
+    partitions") rather than stating a rule."""
     return _FULFILLED.search(low) is not None or _HAS_NONE.search(low) is not None or any(
         m.group(1) not in _NOT_PAST for m in _PAST.finditer(low))
 

@@ -18,7 +18,6 @@ incrementally along the trace.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -80,7 +79,6 @@ class ClaimCheck:
         self._claims: dict[tuple[str, str, str], tuple[Claim, ...]] = {}
         self._runs: dict[int, Run] = {}
         self._gathered: dict[tuple[str, str], _Gathered] = {}  # (trace, source) -> its evidence so far
-        self._said: dict[tuple[str, str], dict[str, str]] = {}  # (trace, source) -> its messages so far, by id
 
     def evidence(self, edge: Edge) -> Evidence:
         """What the source saw, gathered incrementally: each source's evidence so far is kept,
@@ -126,9 +124,6 @@ class ClaimCheck:
         return self._claims[key]
 
     def __call__(self, edge: Edge) -> list[Finding]:
-        said = self._said.setdefault((edge.trace_id, edge.source), {})
-        earlier = list(said.values())
-        said.setdefault(edge.message.id, edge.message.content)
         if not edge.upstream and self.entry_points == "skip":
             return []
         claims = [c for c in self._message_claims(edge.trace_id, edge.message.id, edge.message.content)
@@ -141,8 +136,6 @@ class ClaimCheck:
             result = ground(claim, evidence)
             if claim.subkind in ("state", "tally") and result.verdict == "needs_semantic":
                 continue  # reported only where a visible call records a status or the same tally labels
-            if result.verdict in ("invented", "unverifiable") and _repeated(claim.text, earlier):
-                continue  # the sender said it before: judged where it was first said
             status = self.invented if result.verdict == "invented" else STATUS[result.verdict]
             ref = result.ref
             handoff = Quote(edge.message.id, "content", claim.start, claim.end, claim.text)
@@ -157,12 +150,6 @@ class ClaimCheck:
             findings.append(Finding(NAME, edge.id, result.verdict, status, f"{label}: {result.reason}",
                                     ref, (handoff,), (), details))
         return findings
-
-
-def _repeated(quote: str, earlier: list[str]) -> bool:
-    """``quote`` stands whole in one of the sender's own earlier messages."""
-    pattern = re.compile(rf"(?<![\w.]){re.escape(quote)}(?![\w])")
-    return any(pattern.search(text) for text in earlier)
 
 
 class ClaimsOptions(Options):

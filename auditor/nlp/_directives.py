@@ -266,13 +266,13 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
         if polarity == "obligation" and token is not None and NEGATION_PATTERN.search(low, cue.end, token.idx):
             polarity = "prohibition"
         hedged = any(not (cue.start <= m.start() < cue.end) for m in HEDGE_PATTERN.finditer(low, start, end))
-        restrictive = RESTRICTIVE_PATTERN.search(low, start, end) is not None
+        own_end = _key_end(low, max(cue.end, token.idx if token is not None else 0), end)
+        restrictive = RESTRICTIVE_PATTERN.search(low, start, own_end) is not None  # not "— you only report"
         out.append(Directive(
             strength=cue.strength, polarity=polarity, action=_lemma(token, lemmatize), restrictive=restrictive,
             hedged=hedged, cue=sentence[cue.start:cue.end] or "<imperative>",
             imperative=cue.text == "<imperative>", scope=(start, end),
-            keys=keys_in(doc, sentence, start, _key_end(low, max(cue.end, token.idx if token is not None else 0), end),
-                         masked_spans, cue_words, token, lemmatize),
+            keys=keys_in(doc, sentence, start, own_end, masked_spans, cue_words, token, lemmatize),
             epistemic=_epistemic(doc, low, cue, token), cue_at=cue.start,
         ))
     return tuple(out)

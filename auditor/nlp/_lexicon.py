@@ -50,6 +50,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
     (Strength.PERMITTED, "obligation"): (
         "not required to", "is not required", "are not required", "not required", "not necessary",
         "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
+        "don't need", "do not need", "doesn't need", "does not need", "no longer need", "no longer needs",
         "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
         "may", "might", "can", "could", "optional", "optionally", "feel free to", "feel free",
         "free to", "allowed to", "is allowed", "are allowed", "permitted to", "is permitted",
@@ -64,8 +65,9 @@ CUE_TABLE: dict[str, tuple[Strength, Polarity]] = {
 }
 
 def _cue_alternative(phrase: str) -> str:
-    """``may`` next to a number is the month ("by 30 May", "May 2"), not the modal."""
-    return r"(?<!\d )may(?! \d)" if phrase == "may" else re.escape(phrase)
+    """``may`` next to a day of the month is the month ("by 30 May", "May 2"), not the modal;
+    after an amount it is the modal ("Refunds above $200 may be issued")."""
+    return r"(?<![\s(]\d )(?<![\s(]\d\d )may(?! \d{1,2}\b)" if phrase == "may" else re.escape(phrase)
 
 
 CUE_PATTERN = re.compile(

@@ -42,7 +42,7 @@ class Masked:
 PLACEHOLDER_LEAD = "Xx"
 
 
-_MONTH_MAY = re.compile(r"(?<=\d )May\b|(?<=\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d)")
+_MONTH_MAY = re.compile(r"(?<=[\s(]\d )May\b|(?<=[\s(]\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d{1,2}\b)")
 
 
 def months_apart(text: str) -> str:
