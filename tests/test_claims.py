@@ -560,3 +560,18 @@ def test_just_over_a_number_is_a_hedged_number(check: CheckFn) -> None:
     upstream = [{"tool": "sql", "command": "", "exit_code": 0, "result": "region | subscribers\nNorth  | 22,140"}]
     assert ("just over 22,000 subscribers", "grounded") in _verdicts(
         check, upstream, "North has just over 22,000 subscribers.")
+
+
+@pytest.mark.parametrize(("handoff", "quote", "verdict"), [
+    ("PO-1101 and PO-1104 come to £2,750.00 altogether.", "£2,750.00", "grounded"),
+    ("PO-1101 and PO-1104 come to £2,570.00 altogether.", "£2,570.00", "contradicted"),
+    ("The two Halden orders come to £3,150.00 in total.", "£3,150.00", "grounded"),
+])
+def test_a_total_over_the_records_a_sentence_names(check: CheckFn, handoff: str, quote: str, verdict: str) -> None:
+    table = ("po       | supplier        | amount   | terms\n"
+             "PO-1101  | Halden Supply   | 1,200.00 | 2/10 net 30\n"
+             "PO-1102  | Orvik Metals    |   640.00 | net 30\n"
+             "PO-1103  | Halden Supply   | 1,950.00 | net 45\n"
+             "PO-1104  | Brightline Ltd  | 1,550.00 | net 30\n")
+    upstream = [{"tool": "erp.list_pos", "command": "", "exit_code": 0, "result": table}]
+    assert (quote, verdict) in _verdicts(check, upstream, handoff)

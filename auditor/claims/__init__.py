@@ -1,7 +1,8 @@
 """Checkable claims in handoffs and their grounding against the trace's evidence."""
 
 from ..edges import EvidenceText
-from ._extract import Claim, ClaimKind, extract_claims
+from ._claim import Claim, ClaimKind
+from ._extract import extract_claims
 from ._ground import Evidence, Run, ground, make_run
 from ._index import EvidenceIndex
 from ._rows import Row, records, rows

@@ -23,65 +23,17 @@ build succeeds", "we should run mypy") states no result and yields no result cla
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
 
 from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
-from ._limits import RULE_STATED, UPPER_BOUND, counted_items
+from ._claim import Claim, Polarity
 from ._mood import non_assertive_spans, request_spans, shown_spans
-from ._pairs import handed_pairs
-from ._parts import parts, scores
-from ._quantity import MONTH, Quantity, clocks, dates, quantities
-from ._relation import Relation, fraction, relation
-from ._rows import KEY_STOP, key_words, strong
+from ._number_claims import number_claims, pair_claims
+from ._parts import parts
+from ._rows import key_words, strong
 from ._states import CLAIM as STATE
-from ._tally import TALLY
 from ._tools import Category
-
-ClaimKind = Literal["result", "execution", "action", "path", "identifier", "number", "fuzzy"]
-Polarity = Literal["positive", "negative"]
-
-
-@dataclass(frozen=True)
-class Claim:
-    kind: ClaimKind
-    text: str
-    start: int
-    end: int
-    sentence: tuple[int, int]
-    category: Category | None = None
-    polarity: Polarity = "positive"
-    subkind: str | None = None
-    value: str | None = None
-    unit: str | None = None
-    counts: tuple[tuple[str, int], ...] = ()
-    quantity: Quantity | None = None
-    date: tuple[int, int, int | None] | None = None
-    keys: frozenset[str] = frozenset()
-    operands: tuple[Quantity, ...] = ()
-    computed: bool = False
-    shown_code: bool = False
-    collective: bool = False
-    implicit: bool = False
-    total: int | None = None
-    #: The number is an upper bound the clause says was kept ("within the 150-word limit"); ``keys``
-    #: then name what it limits, and ``items`` how many of them the clause counts ("all three").
-    limit: bool = False
-    items: int | None = None
-    #: For a percentage or ratio: a share of a whole or a change between values (``_relation``),
-    #: and the ``(part/whole)`` the sentence writes after it.
-    relation: Relation | None = None
-    fraction: tuple[float, float] | None = None
-    #: The number counts a set the sentence says something of every member of ("all 12 nodes").
-    universal: bool = False
-    #: The number names a threshold ("over the 1,250-hour line"): a rule, which may come from
-    #: outside the trace, so nothing stating it is no sign of invention.
-    threshold: bool = False
-    #: Only evidence naming the subject can ground the number ("Six of them are open access"):
-    #: the same small number elsewhere says nothing.
-    keyed: bool = False
-
 
 _SUBJECTS: dict[Category, str] = {
     "tests": r"(?:unit |integration |e2e |regression )?(?:tests?|test suite|suite|specs?|pytest|unittest|jest|vitest)",
@@ -127,44 +79,15 @@ _FUZZY = re.compile(
     r"manager|business|legal|security|requester|reporter)\b[^.;!?\n]{0,30}?\b(?:wants?|prefers?|requested|"
     r"asked(?: for)?|needs?|expects?|likes?|said|mentioned|agreed|confirmed|decided|would like|is fine with|"
     r"approved|cares? about|is worried)\b[^.;!?\n]*", re.IGNORECASE)
-_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:[-+][\w.]+)?\b|\bv\d+(?:\.\d+)?\b")
-_HASH = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
-_TICKET = re.compile(r"\b[A-Z][A-Z0-9]{1,9}-\d+\b|(?<![\w&])#\d{2,}\b")
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
-_HTTP_BEFORE = re.compile(r"\b(?:returns?|returned|status(?: code)?|HTTP(?:/[\d.]+)?|came back(?: with| as)?|"
-                          r"responded(?: with)?|response|got(?: an?)?|gives?|gave)\s+(?:an?\s+)?$", re.IGNORECASE)
-_HTTP_AFTER = re.compile(r"\s*(?:OK|Created|Accepted|No Content|Bad Request|Unauthori[sz]ed|Forbidden|Not Found|"
-                         r"Conflict|Too Many Requests|Internal Server Error|Bad Gateway|Service Unavailable|"
-                         r"Gateway Timeout|errors?|responses?|status)\b")
-_FRACTION = re.compile(r"/\d")
-_FRACTION_END = re.compile(r"\d/$")
-_OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
 _CLAUSE_END = re.compile(r"[;,]\s|\s[—–]\s")
 _EARLIER = re.compile(r"\b(?:first|earlier|initial|previous|prior|original|last night's|yesterday's)\s+"
                       r"(?:\w+\s+)?(?:run|attempt|try|build|pass)\b", re.IGNORECASE)
-_OF = re.compile(r"(?<![\w.,/-])(\d+)\s+(?:of|out of)\s+(\d+)(?![\w.,/-])")
-_PER_ID = re.compile(r"\s*\)")
 _WORKED = re.compile(r"=\s*-?\\?[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)")
 _GENERIC_CODE = re.compile(r"</?\w+/?>|\.?\w{1,4}|\*\.\w+|[^A-Za-z]*")
 _NOT_CODE = re.compile(r"[\d.]+/[\d.]+|\w+\((?:s|es|\d)\)")
 _NEUTRAL_RUN = re.compile(r"ran|runs|executed|executes|completed|finished", re.IGNORECASE)
 _LINK_TARGET = re.compile(r"\]\(([^)\s]*)")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_YEAR_BEFORE = re.compile(rf"\b(?:{MONTH}|in|since|from|until|by|before|after|of|the)\s+$", re.IGNORECASE)
-_COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes to|"
-                       r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
-                       r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
-                       r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
-                       r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
-                       re.IGNORECASE)
-_ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
-_THRESHOLD = re.compile(r"(?:-[a-z]+)?\s+(?:line|limit|threshold|cap|minimum|maximum|floor|ceiling|cut-?off|"
-                        r"requirement|bar|target|quota|allowance|rule|mark)\b", re.IGNORECASE)
-_MONTH_WORD = re.compile(rf"\b{MONTH}\b", re.IGNORECASE)
-_DAY_RANGE = re.compile(r"\b[0-3]?\d\s?[–-]\s?[0-3]?\d\b")
-_UNIVERSAL = re.compile(r"\b(?:all|every|each|both)\s+(?:of\s+)?(?:the\s+|these\s+|those\s+)?$", re.IGNORECASE)
-_SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
-_TOKEN = re.compile(r"[^\s|()\[\]]+")
 
 
 def _is_statement(masked: str, s: int, e: int, start: int, at: int) -> bool:
@@ -192,7 +115,7 @@ def extract_claims(text: str) -> list[Claim]:
     requests = request_spans(masked, spans)
     claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
-    claims.extend(c for c in _pair_claims(text) if not any(a <= c.start < b for a, b in plans))
+    claims.extend(c for c in pair_claims(text) if not any(a <= c.start < b for a, b in plans))
     worked = _worked_results(text)
     claims = [c for c in claims if c.quantity is None or not any(
         abs(c.quantity.written - w) < 1e-9 and not a <= c.start <= b for w, a, b in worked)]
@@ -201,20 +124,6 @@ def extract_claims(text: str) -> list[Claim]:
     return [c for c in claims if c.kind != "number" or not any(a <= c.start < b for a, b in results)]
 
 
-def _pair_claims(text: str) -> list[Claim]:
-    """A number claim for each ``"key": number`` pair of a JSON block handed over (``_pairs``)."""
-    out: list[Claim] = []
-    for p in handed_pairs(text):
-        written = float(p.value.replace("_", ""))
-        step = 10.0 ** -len(p.value.split(".")[1]) if "." in p.value else 1.0
-        q = Quantity(written, "percent" if p.percent else None, step, False, p.value_start - p.start,
-                     p.value_start - p.start + len(p.value), p.value, written=written)
-        if q.bare and abs(written) < 10 and step >= 1:
-            continue  # small counts and flags: too common to ground or refute
-        out.append(Claim("number", text[p.start:p.end], p.start, p.end, (p.start, p.end), subkind=_subkind(q),
-                         value=p.value, quantity=q, keys=key_words(p.key.replace("_", " ")), computed=p.computed,
-                         relation=p.relation))
-    return out
 
 
 def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
@@ -314,7 +223,7 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
     if digits or parts(masked, s, e):  # "Six of them are ..." has no digit
-        out.extend(_number_claims(text, numeric, s, e, previous))
+        out.extend(number_claims(text, numeric, s, e, previous))
     return out
 
 
@@ -362,116 +271,13 @@ def _category(subject: str) -> Category | None:
     return None
 
 
-def _number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list[Claim]:
-    """The numbers, dates, times, versions, hashes and ticket ids of one sentence. A computed
-    number ("Together that's £5.6m") takes its operands from this sentence and the one before."""
-    out: list[Claim] = []
-    sentence = (s, e)
-    taken: list[tuple[int, int]] = []
-    for pattern, subkind in ((_VERSION, "version"), (_TICKET, "ticket"), (_HASH, "hash")):
-        for r in pattern.finditer(masked, s, e):
-            taken.append((r.start(), r.end()))
-            raw = text[r.start():r.end()]
-            names = _package_names(masked[s:r.start()]) if subkind == "version" else frozenset()
-            out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw, keys=names))
-    piece = masked[s:e]
-    for a, b, date in dates(piece):
-        taken.append((a + s, b + s))
-        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
-    for a, b, clock in clocks(piece):
-        taken.append((a + s, b + s))
-        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock))
-    for m in _OF.finditer(masked, s, e):
-        taken.append((m.start(), m.end()))
-        n = int(m.group(1))
-        q = Quantity(float(n), None, 1.0, False, m.start(1) - s, m.end(1) - s, m.group(1), written=float(n))
-        state = " ".join(_TOKEN.findall(re.split(r"[.;,:!?]\s", masked[m.end():e] + " ")[0])[:3])
-        out.append(Claim("number", text[m.start():m.end()], m.start(), m.end(), sentence, subkind="count",
-                         value=m.group(0), quantity=q, keys=key_words(state), total=int(m.group(2))))
-    for tally in TALLY.finditer(masked, s, e):  # "Plan: 4 to add, 0 to change, 0 to destroy"
-        lead = masked[max(s, tally.start() - 60):tally.start()].rsplit("\n", 1)[-1]
-        out.append(Claim("number", text[tally.start():tally.end()], tally.start(), tally.end(), sentence,
-                         subkind="tally", value=tally.group(0), keys=key_words(lead)))
-    for part in scores(masked, s, e):  # "average 3.8/5"
-        taken.append((part.start, part.end))
-        q = Quantity(part.value, None, part.step, False, part.start - s, part.end - s, text[part.start:part.end],
-                     written=part.value)
-        out.append(Claim("number", text[part.start:part.end], part.start, part.end, sentence, subkind="quantity",
-                         value=q.text, quantity=q, keys=key_words(part.subject)))
-    for part in parts(masked, s, e):  # "Six of them are open access"
-        taken.append((part.start, part.end))
-        q = Quantity(part.value, "count", 1.0, False, part.start - s, part.end - s, text[part.start:part.end],
-                     written=part.value)
-        out.append(Claim("number", text[part.start:part.end], part.start, part.end, sentence, subkind="count",
-                         value=q.text, quantity=q, keys=key_words(part.subject), keyed=True))
-    found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
-    sentence_computes = _COMPUTED.search(masked, s, e) is not None
-    in_month = _MONTH_WORD.search(masked, s, e) is not None
-    before_sentence = quantities(masked[previous:s]) if sentence_computes and previous < s else []
-    for q in found:
-        start, end = q.start + s, q.end + s
-        in_parens = _PER_ID.match(masked, end) is not None and masked[start - 1:start] == "("
-        counted = q.bare and in_parens
-        if q.bare and (abs(q.value) < 10 and q.step >= 1 and not counted or _YEAR.fullmatch(q.text)):
-            continue
-        if _YEAR.fullmatch(q.text.split()[0]) and _YEAR_BEFORE.search(masked, max(s, start - 12), start):
-            continue  # "the May 2025 exam", "since 2019 releases": a year, not a count
-        if q.bare and _is_list_marker(masked, start, end) or _FRACTION.match(masked, end) \
-                or _FRACTION_END.search(masked, max(s, start - 12), start):
-            continue
-        if _ABSENT.search(masked, max(s, start - 9), start):
-            continue
-        if q.bare and q.value <= 31 and in_month and _DAY_RANGE.search(masked, max(s, start - 4), min(e, end + 4)):
-            continue  # "Kyoto 5–9, Osaka 9–11" after "1–5 April": days of the month, read as dates or not at all
-        seg_start = max([m.end() for m in _SEGMENT.finditer(masked, max(s, start - 200), start)] or [max(s, start - 200)])
-        nxt = _SEGMENT.search(masked, end, e)
-        seg_end = nxt.start() if nxt else e
-        computed = sentence_computes or masked[start:start + 1] in "+-−"
-        before = before_sentence if computed else []
-        operands = tuple(o for o in found if o is not q) + tuple(before)
-        http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (
-            _HTTP_BEFORE.search(masked, max(s, start - 30), start) is not None
-            or _HTTP_AFTER.match(masked, end) is not None)
-        bound = UPPER_BOUND.search(masked, max(seg_start, start - 40), start)
-        if bound is not None and not RULE_STATED.search(masked, seg_start, bound.start()):
-            subject = text[seg_start:bound.start()]
-            out.append(Claim("number", text[start:end], start, end, sentence, subkind=_subkind(q), value=q.text,
-                             quantity=q, keys=key_words(subject), limit=True, items=counted_items(subject)))
-            continue
-        keys = _subject(text, seg_start, start, end, seg_end)
-        owner = _OWNER.search(masked, max(s, start - 60), start) if in_parens else None
-        if owner is not None and strong(owner.group(1)):  # "INV-90418 (2)": the id's count; quote both
-            start, end = owner.start(), masked.index(")", end) + 1
-        related = relation(masked, q.start + s, q.end + s) if q.family in ("percent", "ratio") else None
-        out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
-                         value=q.text, quantity=q, keys=keys, operands=operands, computed=computed,
-                         relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
-                         universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
-                         threshold=_THRESHOLD.match(masked, q.end + s) is not None))
-    return out
 
 
-def _package_names(before: str) -> frozenset[str]:
-    """What a version belongs to: the name-like words among the three before it in its clause
-    ("protobuf up to v1.34.1", "elasticsearch-py 8.14.0")."""
-    clause = re.split(r"[,;:(]\s", before)[-1]
-    words = (w.strip("`'\"").lower() for w in _TOKEN.findall(clause)[-3:])
-    return frozenset(w for w in words if len(w) >= 3 and re.search(r"[a-z]", w) and w not in KEY_STOP)
 
 
-def _subject(text: str, seg_start: int, start: int, end: int, seg_end: int) -> frozenset[str]:
-    """The words that name what a number measures: the three tokens before it and the two after
-    it, within its segment of the sentence ("INV-90418 (2)", "| gamma.example | $39/mo |")."""
-    before = _TOKEN.findall(text[seg_start:start])[-3:]
-    after = _TOKEN.findall(text[end:seg_end])[:2]
-    return key_words(" ".join(before + after))
 
 
-def _is_list_marker(masked: str, start: int, end: int) -> bool:
-    return masked[end:end + 1] in (".", ")") and (start == 0 or masked[start - 1] == "\n")
 
 
-def _subkind(q: Quantity) -> str:
-    if q.family in ("money", "percent", "duration", "size", "count", "length", "mass"):
-        return q.family
-    return "quantity"
+
+

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ..edges import EvidenceText, Quote
 from ..trace import ObservationCapture, ToolCall
 from ._actions import ground_action
-from ._extract import Claim
+from ._claim import Claim
 from ._index import EvidenceIndex
 from ._numbers import ground_number
 from ._states import ground_state

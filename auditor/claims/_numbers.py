@@ -31,12 +31,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ._extract import Claim
+from ._claim import Claim
 from ._index import EvidenceIndex
 from ._limits import RULE_STATED, ground_limit
 from ._quantity import Quantity, compatible, supports
 from ._relation import Relation
 from ._rows import Row, strong
+from ._totals import named_total
 from ._verdicts import Verdict
 
 _MAX_OPERANDS = 80
@@ -106,6 +107,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     derived = derive(q, claim.operands, stated, _columns(rows), claim.computed, claim.relation) if arithmetic else None
     if derived is not None:
         return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
+    total = named_total(q, claim.names, index.rows_with_any(claim.names), _close, claim.computed) \
+        if claim.names else None
+    if total is not None:
+        return NumberVerdict(total.verdict, total.reason, total.rows[-1])
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
                and any(supports(o, e) for e in stated)]
     if claim.computed and len(visible) >= 2:
