@@ -575,3 +575,15 @@ def test_a_total_over_the_records_a_sentence_names(check: CheckFn, handoff: str,
              "PO-1104  | Brightline Ltd  | 1,550.00 | net 30\n")
     upstream = [{"tool": "erp.list_pos", "command": "", "exit_code": 0, "result": table}]
     assert (quote, verdict) in _verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("The worker pool is at 9 replicas now.", "grounded"),
+    ("The worker pool is at 5 replicas now.", "contradicted"),
+])
+def test_a_count_against_the_column_headed_by_what_it_counts(check: CheckFn, handoff: str, verdict: str) -> None:
+    table = ("NAME          MINPODS   MAXPODS   REPLICAS   AGE\n"
+             "worker-pool   5         20        9          40d")
+    upstream = [{"tool": "kubectl", "command": "kubectl get hpa worker-pool", "exit_code": 0, "result": table}]
+    got = [v for t, v in _verdicts(check, upstream, handoff) if "replicas" in t]
+    assert got == [verdict], got

@@ -27,8 +27,10 @@ from ..edges import EvidenceText, Quote
 from ..trace import ObservationCapture, ToolCall
 from ._actions import ground_action
 from ._claim import Claim
+from ._headers import header_value
 from ._index import EvidenceIndex
 from ._numbers import ground_number
+from ._rows import strong
 from ._states import ground_state
 from ._tally import ground_tally
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
@@ -107,6 +109,13 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         found_status = _ground_http(claim, evidence)
         if found_status is not None:
             return found_status
+    if claim.kind == "number" and claim.quantity is not None and claim.quantity.family == "count" \
+            and claim.quantity.noun and claim.total is None and not claim.limit:
+        headed = header_value(claim.quantity.value, claim.quantity.noun, frozenset(k for k in claim.keys if strong(k)),
+                              reversed(evidence.index.texts))
+        if headed is not None:
+            return Grounding(headed.verdict, f"{headed.reason} in {headed.text.event_id} ({headed.text.field})",
+                             _ref(headed.text, *headed.span))
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
         found = ground_number(claim, evidence.index, evidence.tables)
         if found.row is None:

@@ -1,0 +1,85 @@
+"""A count against the column of a table that is headed by what it counts: "6 replicas running"
+against ``kubectl get hpa``'s ``REPLICAS`` column, "412 orders" against a ``psql`` table's
+``orders`` column.
+
+A table is a header line of two or more word cells (cells split by a tab, ``|`` or two spaces)
+followed by data lines of the same number of cells. The claim's counted noun names a header
+cell (singular or plural, any case). The data row is the table's only one, or the only one that
+names one of the claim's identifiers. Its cell in that column, a plain number, decides:
+
+* the same number -> ``grounded``;
+* another number -> ``contradicted``.
+
+Any doubt (two tables, several rows, a cell that is not one number) decides nothing here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..edges import EvidenceText
+from ._verdicts import Verdict
+
+_CELLS = re.compile(r"\t|\s{2,}|\s*\|\s*")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_WORD = re.compile(r"[A-Za-z][\w%-]*")
+
+
+@dataclass(frozen=True)
+class HeaderVerdict:
+    verdict: Verdict
+    reason: str
+    text: EvidenceText
+    span: tuple[int, int]
+
+
+def header_value(value: float, noun: str, ids: frozenset[str], texts: Iterable[EvidenceText]) -> HeaderVerdict | None:
+    """``texts`` latest first; the first table whose header names ``noun`` decides, if it can."""
+    for text in texts:
+        if text.field != "result" or noun not in text.text.lower():
+            continue
+        found = _in_table(value, noun, ids, text)
+        if found is not None:
+            return found
+    return None
+
+
+def _in_table(value: float, noun: str, ids: frozenset[str], text: EvidenceText) -> HeaderVerdict | None:
+    lines = text.text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    for at, line in enumerate(lines):
+        header = _cells(line)
+        if len(header) < 2 or not all(_WORD.fullmatch(c) for c in header):
+            continue
+        column = next((i for i, c in enumerate(header) if c.lower().rstrip("s") == noun.rstrip("s")), None)
+        if column is None:
+            continue
+        rows = []
+        for n in range(at + 1, len(lines)):
+            cells = _cells(lines[n])
+            if len(cells) != len(header):
+                break
+            rows.append((n, cells))
+        if len(rows) > 1:
+            rows = [(n, c) for n, c in rows if any(i in lines[n].lower() for i in ids)]
+        if len(rows) != 1:
+            return None
+        n, cells = rows[0]
+        cell = cells[column]
+        if not _NUMBER.fullmatch(cell):
+            return None
+        start = offsets[n] + lines[n].index(cell)
+        span = (start, start + len(cell))
+        stated = float(cell.replace(",", ""))
+        if stated == value:
+            return HeaderVerdict("grounded", f"the {header[column]} column gives {cell}", text, span)
+        return HeaderVerdict("contradicted", f"the {header[column]} column gives {cell}", text, span)
+    return None
+
+
+def _cells(line: str) -> list[str]:
+    return [c for c in (c.strip() for c in _CELLS.split(line.strip().strip("|"))) if c]
