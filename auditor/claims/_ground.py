@@ -111,7 +111,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
             return found_status
     if claim.kind == "number" and claim.quantity is not None and claim.quantity.family == "count" \
             and claim.quantity.noun and claim.total is None and not claim.limit:
-        headed = header_value(claim.quantity.value, claim.quantity.noun, frozenset(k for k in claim.keys if strong(k)),
+        headed = header_value(claim.quantity, frozenset(k for k in claim.keys if strong(k)),
                               reversed(evidence.index.texts))
         if headed is not None:
             return Grounding(headed.verdict, f"{headed.reason} in {headed.text.event_id} ({headed.text.field})",

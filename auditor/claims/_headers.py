@@ -7,7 +7,7 @@ followed by data lines of the same number of cells. The claim's counted noun nam
 cell (singular or plural, any case). The data row is the table's only one, or the only one that
 names one of the claim's identifiers. Its cell in that column, a plain number, decides:
 
-* the same number -> ``grounded``;
+* the same number (up to the claim's rounding and hedge) -> ``grounded``;
 * another number -> ``contradicted``.
 
 Any doubt (two tables, several rows, a cell that is not one number) decides nothing here.
@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..edges import EvidenceText
+from ._quantity import Quantity, quantities, supports
 from ._verdicts import Verdict
 
 _CELLS = re.compile(r"\t|\s{2,}|\s*\|\s*")
@@ -35,18 +36,20 @@ class HeaderVerdict:
     span: tuple[int, int]
 
 
-def header_value(value: float, noun: str, ids: frozenset[str], texts: Iterable[EvidenceText]) -> HeaderVerdict | None:
-    """``texts`` latest first; the first table whose header names ``noun`` decides, if it can."""
+def header_value(claim: Quantity, ids: frozenset[str], texts: Iterable[EvidenceText]) -> HeaderVerdict | None:
+    """``texts`` latest first; the first table whose header names the claim's counted noun
+    decides, if it can (rounding and hedges understood, as ``supports`` reads them)."""
+    noun = claim.noun or ""
     for text in texts:
-        if text.field != "result" or noun not in text.text.lower():
+        if not noun or text.field != "result" or noun not in text.text.lower():
             continue
-        found = _in_table(value, noun, ids, text)
+        found = _in_table(claim, noun, ids, text)
         if found is not None:
             return found
     return None
 
 
-def _in_table(value: float, noun: str, ids: frozenset[str], text: EvidenceText) -> HeaderVerdict | None:
+def _in_table(claim: Quantity, noun: str, ids: frozenset[str], text: EvidenceText) -> HeaderVerdict | None:
     lines = text.text.split("\n")
     offsets = [0]
     for line in lines:
@@ -74,8 +77,8 @@ def _in_table(value: float, noun: str, ids: frozenset[str], text: EvidenceText) 
             return None
         start = offsets[n] + lines[n].index(cell)
         span = (start, start + len(cell))
-        stated = float(cell.replace(",", ""))
-        if stated == value:
+        stated = quantities(cell)
+        if len(stated) == 1 and supports(claim, stated[0]):
             return HeaderVerdict("grounded", f"the {header[column]} column gives {cell}", text, span)
         return HeaderVerdict("contradicted", f"the {header[column]} column gives {cell}", text, span)
     return None
