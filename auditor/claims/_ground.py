@@ -34,7 +34,7 @@ from ._rows import strong
 from ._states import ground_state
 from ._tally import ground_tally
 from ._tools import Category, Outcome, ToolSemantics, outcome, test_summary
-from ._verdicts import Grounding, Verdict, under_capture
+from ._verdicts import Grounding, Located, Verdict, under_capture
 from .parsers import http_statuses
 
 
@@ -103,8 +103,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         tally = ground_tally(claim.value or claim.text, claim.keys, evidence.index)
         if tally is None:
             return Grounding("needs_semantic", "no evidence line carries the same labels")
-        return Grounding(tally.verdict, f"{tally.reason} in {tally.text.event_id} ({tally.text.field})",
-                         _ref(tally.text, *tally.span))
+        return _quoted(tally)
     if claim.subkind == "http":
         found_status = _ground_http(claim, evidence)
         if found_status is not None:
@@ -114,8 +113,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         headed = header_value(claim.quantity, frozenset(k for k in claim.keys if strong(k)),
                               reversed(evidence.index.texts))
         if headed is not None:
-            return Grounding(headed.verdict, f"{headed.reason} in {headed.text.event_id} ({headed.text.field})",
-                             _ref(headed.text, *headed.span))
+            return _quoted(headed)
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):
         found = ground_number(claim, evidence.index, evidence.tables)
         if found.row is None:
@@ -124,6 +122,11 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         start, end = found.span or (found.row.start, found.row.end)
         return Grounding(found.verdict, f"{found.reason} in {text.event_id} ({text.field})", _ref(text, start, end))
     return _ground_literal(claim, evidence)
+
+
+def _quoted(found: Located) -> Grounding:
+    return Grounding(found.verdict, f"{found.reason} in {found.text.event_id} ({found.text.field})",
+                     _ref(found.text, *found.span))
 
 
 def _agrees(claim: Claim, passed: bool) -> bool:

@@ -17,26 +17,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from ..edges import EvidenceText
 from ._quantity import Quantity, quantities, supports
-from ._verdicts import Verdict
+from ._rows import cells
+from ._verdicts import Located, Verdict
 
-_CELLS = re.compile(r"\t|\s{2,}|\s*\|\s*")
 _NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[A-Za-z][\w%-]*")
 
 
-@dataclass(frozen=True)
-class HeaderVerdict:
-    verdict: Verdict
-    reason: str
-    text: EvidenceText
-    span: tuple[int, int]
-
-
-def header_value(claim: Quantity, ids: frozenset[str], texts: Iterable[EvidenceText]) -> HeaderVerdict | None:
+def header_value(claim: Quantity, ids: frozenset[str], texts: Iterable[EvidenceText]) -> Located | None:
     """``texts`` latest first; the first table whose header names the claim's counted noun
     decides, if it can (rounding and hedges understood, as ``supports`` reads them)."""
     noun = claim.noun or ""
@@ -49,13 +40,13 @@ def header_value(claim: Quantity, ids: frozenset[str], texts: Iterable[EvidenceT
     return None
 
 
-def _in_table(claim: Quantity, noun: str, ids: frozenset[str], text: EvidenceText) -> HeaderVerdict | None:
+def _in_table(claim: Quantity, noun: str, ids: frozenset[str], text: EvidenceText) -> Located | None:
     lines = text.text.split("\n")
     offsets = [0]
     for line in lines:
         offsets.append(offsets[-1] + len(line) + 1)
     for at, line in enumerate(lines):
-        header = _cells(line)
+        header = cells(line)
         if len(header) < 2 or not all(_WORD.fullmatch(c) for c in header):
             continue
         column = next((i for i, c in enumerate(header) if c.lower().rstrip("s") == noun.rstrip("s")), None)
@@ -63,26 +54,21 @@ def _in_table(claim: Quantity, noun: str, ids: frozenset[str], text: EvidenceTex
             continue
         rows = []
         for n in range(at + 1, len(lines)):
-            cells = _cells(lines[n])
-            if len(cells) != len(header):
+            data = cells(lines[n])
+            if len(data) != len(header):
                 break
-            rows.append((n, cells))
+            rows.append((n, data))
         if len(rows) > 1:
             rows = [(n, c) for n, c in rows if any(i in lines[n].lower() for i in ids)]
         if len(rows) != 1:
             return None
-        n, cells = rows[0]
-        cell = cells[column]
+        n, data = rows[0]
+        cell = data[column]
         if not _NUMBER.fullmatch(cell):
             return None
         start = offsets[n] + lines[n].index(cell)
         span = (start, start + len(cell))
         stated = quantities(cell)
-        if len(stated) == 1 and supports(claim, stated[0]):
-            return HeaderVerdict("grounded", f"the {header[column]} column gives {cell}", text, span)
-        return HeaderVerdict("contradicted", f"the {header[column]} column gives {cell}", text, span)
+        verdict: Verdict = "grounded" if len(stated) == 1 and supports(claim, stated[0]) else "contradicted"
+        return Located(verdict, f"the {header[column]} column gives {cell}", text, span)
     return None
-
-
-def _cells(line: str) -> list[str]:
-    return [c for c in (c.strip() for c in _CELLS.split(line.strip().strip("|"))) if c]

@@ -116,6 +116,11 @@ def _sentences(line: str, pos: int) -> list[tuple[int, int]]:
     return [(pos + a, pos + b) for a, b in itertools.pairwise(cuts) if line[a:b].strip()]
 
 
+def cells(line: str) -> list[str]:
+    """The non-empty cells of a table line (split at tabs, ``|`` and runs of two spaces)."""
+    return [c for c in (c.strip() for c in _CELLS.split(line.strip().strip("|"))) if c]
+
+
 def _span_length(m: re.Match[str]) -> Quantity:
     """The length of a clock range ("02:10–02:55" is 45 minutes), as a duration the row states."""
     h1, m1, h2, m2 = (int(g) for g in m.groups())

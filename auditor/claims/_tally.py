@@ -16,25 +16,15 @@ whitespace normalised, so the words must be the tool's own words.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ..edges import EvidenceText
 from ._index import EvidenceIndex
 from ._rows import key_words
-from ._verdicts import Verdict
+from ._verdicts import Located
 
 _ITEM = r"\d[\d,]*\s+[A-Za-z][A-Za-z_-]*(?:\s+(?!and\b|or\b)[A-Za-z][A-Za-z_-]*){0,2}"
 TALLY = re.compile(rf"(?<![\w.]){_ITEM}(?:(?:\s*[,;]\s*(?:and\s+)?|\s+and\s+){_ITEM}){{1,7}}")
 _PARTS = re.compile(r"(\d[\d,]*)\s+([A-Za-z][A-Za-z_-]*(?:\s+[A-Za-z][A-Za-z_-]*){0,2})")
 _STOP_LABEL = re.compile(r"\s+(?:and|or|but|so|in|on|at|with|for|from|since|over|after|before)\b.*$", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class TallyVerdict:
-    verdict: Verdict
-    reason: str
-    text: EvidenceText
-    span: tuple[int, int]
 
 
 def items(tally: str) -> list[tuple[int, str]]:
@@ -46,7 +36,7 @@ def items(tally: str) -> list[tuple[int, str]]:
     return out
 
 
-def ground_tally(tally: str, subject: frozenset[str], index: EvidenceIndex) -> TallyVerdict | None:
+def ground_tally(tally: str, subject: frozenset[str], index: EvidenceIndex) -> Located | None:
     """``subject``: the key words just before the tally in the handoff ("Plan:"). A differing
     tally contradicts only when the evidence line names the same subject just before it: a list
     of several things tallied alike ("Fidelity (2 grey bars, ...)", "Returns (4 grey bars, ...)")
@@ -62,7 +52,7 @@ def ground_tally(tally: str, subject: frozenset[str], index: EvidenceIndex) -> T
     found = index.search(same, parsed[0][1].split()[0])
     if found is not None:
         text, m = found
-        return TallyVerdict("grounded", "the same tally appears", text, (m.start(), m.end()))
+        return Located("grounded", "the same tally appears", text, (m.start(), m.end()))
     pattern = re.compile(joint.join(rf"(\d[\d,]*)\s+{label}\b" for label in labels), re.IGNORECASE)
     found = index.search(pattern, parsed[0][1].split()[0])
     if found is None:
@@ -74,6 +64,6 @@ def ground_tally(tally: str, subject: frozenset[str], index: EvidenceIndex) -> T
     for group, (claimed, label) in enumerate(parsed, start=1):
         actual = int(m.group(group).replace(",", ""))
         if actual != claimed:
-            return TallyVerdict("contradicted", f"the evidence has {actual} {label}, not {claimed}", text,
+            return Located("contradicted", f"the evidence has {actual} {label}, not {claimed}", text,
                                 (m.start(group), m.end(group)))
-    return TallyVerdict("grounded", "the same tally appears", text, (m.start(), m.end()))
+    return Located("grounded", "the same tally appears", text, (m.start(), m.end()))

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..errors import ConfigError
+from .._files import invalid, read_yaml
 from ..trace import ToolCall
 from .parsers import read
 
@@ -80,19 +80,12 @@ class ToolSemantics(BaseModel):
 
 
 def load_tool_semantics(path: str | Path | None = None) -> ToolSemantics:
-    import yaml
-
     path = Path(path) if path is not None else DEFAULT_TOOLS_FILE
+    raw = read_yaml(path, "tool semantics")
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
         return ToolSemantics.model_validate(raw or {})
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read tool semantics: {err.strerror or err}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: invalid YAML: {err}") from None
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ConfigError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise invalid(path, err) from None
 
 
 @dataclass(frozen=True)

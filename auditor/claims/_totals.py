@@ -16,15 +16,12 @@ one table (the same text and the same number of cells), and at least two must be
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ._quantity import Quantity, compatible, quantities
-from ._rows import Row
+from ._rows import Row, cells
 from ._verdicts import Verdict
-
-_CELLS = re.compile(r"\t|\s{2,}|\|")
 
 
 @dataclass(frozen=True)
@@ -41,9 +38,9 @@ def named_total(claim: Quantity, names: frozenset[str], rows: Sequence[Row],
              and not r.text.lstrip().startswith(("{", '"')) and r.keys & names]
     tables: dict[tuple[int, int], list[tuple[Row, list[str]]]] = {}
     for row in named:
-        cells = [c.strip() for c in _CELLS.split(row.text) if c.strip()]
-        if len(cells) >= 2:
-            tables.setdefault((row.field_index, len(cells)), []).append((row, cells))
+        found = cells(row.text)
+        if len(found) >= 2:
+            tables.setdefault((row.field_index, len(found)), []).append((row, found))
     for (_, width), members in tables.items():
         if len(members) < 2:
             continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..edges import Quote
+from ..edges import EvidenceText, Quote
 from ..trace import ObservationCapture
 
 Verdict = Literal["grounded", "contradicted", "invented", "unverifiable", "needs_semantic"]
@@ -38,6 +38,16 @@ class Grounding:
     verdict: Verdict
     reason: str
     ref: Quote | None = None
+
+
+@dataclass(frozen=True)
+class Located:
+    """A verdict decided by one span of one evidence text, before it is quoted as a ``Grounding``."""
+
+    verdict: Verdict
+    reason: str
+    text: EvidenceText
+    span: tuple[int, int]
 
 
 def under_capture(found: Grounding, source: str, capture: ObservationCapture) -> Grounding:
