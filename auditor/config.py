@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ._files import read_yaml
 from .errors import ConfigError
 from .nlp import DEFAULT_DISABLE, DEFAULT_PIPELINE
 
@@ -294,14 +295,7 @@ def load_config(path: str | Path | None, *, discover: bool = True) -> AuditConfi
         if found is None:
             return AuditConfig()
         path = found
-    import yaml
-
-    try:
-        raw = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read config: {err.strerror or err}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: invalid YAML: {err}") from None
+    raw = read_yaml(path, "config")
     if raw is not None and not isinstance(raw, dict):
         raise ConfigError(f"{path}: a config is a mapping of settings, not a {type(raw).__name__}")
     resolved = Path(path).resolve()

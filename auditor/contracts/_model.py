@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..errors import ConfigError
+from .._files import invalid, read_yaml
 
 CONTRACT_SCHEMA_ID = "edge-audit.contract.v1"
 Boundary = Literal["routing", "source", "envelope", "destination"]
@@ -91,19 +91,11 @@ class ContractBook:
 
 
 def load_contract(path: Path) -> Contract:
-    import yaml
-
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read contract: {err.strerror or err}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: invalid YAML: {err}") from None
+    raw = read_yaml(path, "contract")
     try:
         return Contract(ContractFile.model_validate(raw), path)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ConfigError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise invalid(path, err) from None
 
 
 def contract_files(folder: Path) -> list[Path]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .._files import invalid
 from ..defaults import origin
 from ..errors import ConfigError
 from ._types import RubricRef
@@ -130,8 +131,7 @@ def load_rubric(name: str, rubrics_dirs: Dirs, prompts_dirs: Dirs, output_schema
     try:
         spec = RubricFile.model_validate(raw)
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ConfigError(f"{path}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise invalid(path, err) from None
     if spec.id != match["id"] or spec.version != int(match["version"]):
         raise ConfigError(f"{path}: id/version ({spec.id} v{spec.version}) do not match the file name")
     return Rubric(spec.id, spec.version, content_hash(spec, prompt, output_schema), spec, prompt, path, prompt_path)

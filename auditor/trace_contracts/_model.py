@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from .._files import invalid, read_yaml
 from ..errors import ConfigError
 
 TRACE_CONTRACT_SCHEMA_ID = "edge-audit.trace-contract.v1"
@@ -197,20 +198,11 @@ def parse_contract(raw: Any, where: str = "<contract>") -> TraceContract:
     try:
         return TraceContract(TraceContractFile.model_validate(raw))
     except ValidationError as err:
-        first = err.errors()[0]
-        raise ConfigError(f"{where}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+        raise invalid(where, err) from None
 
 
 def load_trace_contract(path: Path) -> TraceContract:
-    import yaml
-
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read trace contract: {err.strerror or err}") from None
-    except yaml.YAMLError as err:
-        raise ConfigError(f"{path}: invalid YAML: {err}") from None
-    return TraceContract(parse_contract(raw, str(path)).spec, path)
+    return TraceContract(parse_contract(read_yaml(path, "trace contract"), str(path)).spec, path)
 
 
 def trace_contract_files(folder: Path) -> list[Path]:
