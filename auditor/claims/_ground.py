@@ -111,7 +111,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
     if claim.kind == "number" and claim.quantity is not None and claim.quantity.family == "count" \
             and claim.quantity.noun and claim.total is None and not claim.limit:
         headed = header_value(claim.quantity, frozenset(k for k in claim.keys if strong(k)),
-                              reversed(evidence.index.texts))
+                              evidence.index.texts_with(claim.quantity.noun))
         if headed is not None:
             return _quoted(headed)
     if claim.kind == "number" and claim.subkind not in ("url", "version", "hash", "ticket"):

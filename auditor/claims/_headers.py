@@ -28,11 +28,11 @@ _WORD = re.compile(r"[A-Za-z][\w%-]*")
 
 
 def header_value(claim: Quantity, ids: frozenset[str], texts: Iterable[EvidenceText]) -> Located | None:
-    """``texts`` latest first; the first table whose header names the claim's counted noun
-    decides, if it can (rounding and hedges understood, as ``supports`` reads them)."""
+    """``texts``: those holding the claim's counted noun, latest first. The first table whose header
+    names the noun decides, if it can (rounding and hedges understood, as ``supports`` reads them)."""
     noun = claim.noun or ""
     for text in texts:
-        if not noun or text.field != "result" or noun not in text.text.lower():
+        if not noun or text.field != "result":
             continue
         found = _in_table(claim, noun, ids, text)
         if found is not None:

@@ -118,6 +118,14 @@ class EvidenceIndex:
                 return self.rows[at], hit
         return None
 
+    def texts_with(self, needle: str) -> Iterator[EvidenceText]:
+        """The texts holding ``needle`` (any case), latest first; blocks without it are skipped whole."""
+        folded = needle.casefold()
+        for number in range(len(self._blocks) - 1, -1, -1):
+            if folded in self._folded[number]:
+                yield from (t for t in reversed(self.texts[number * _BLOCK:(number + 1) * _BLOCK])
+                            if folded in t.text.casefold())
+
     def search(self, pattern: re.Pattern[str], needle: str = "") -> tuple[EvidenceText, re.Match[str]] | None:
         """The latest text ``pattern`` matches, and its first match there: each block of texts is
         searched at once (in C), from the latest, and only a block that matches is read text by
