@@ -1,13 +1,14 @@
 """The analyzer: splits texts into sentences once, parses only the sentences that need
 it, and caches everything per text key, so each message is parsed at most once per run.
 
-Three shortcuts make the fast path, and ``fast=False, cache=False`` is the naive mode the
+Four shortcuts make the fast path, and ``fast=False, cache=False`` is the naive mode the
 benchmark compares against (every sentence of every text parsed by every component, again
 each time it is asked for):
 
 * a cheap cue prefilter decides which sentences are parsed at all;
 * named entities are recognised only where a constraint can come from (see ``directives``);
-* lemmas are computed for the few tokens that need one, not for every token.
+* lemmas are computed for the few tokens that need one, not for every token;
+* the attribute ruler's rules are applied by table lookup (``_attributes``), not by a Matcher.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import NlpUnavailableError
+from ._attributes import CompiledAttributes, compile_attribute_ruler
 from ._directives import Directive, Lemmatize, directives
 from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN, Strength
 from ._text import mask, split_sentences
@@ -66,6 +68,7 @@ class TextAnalyzer:
         self._directives: dict[tuple[str, int], tuple[Directive, ...]] = {}
         self._with_entities: set[tuple[str, int]] = set()
         self._lemmatizer: tuple[Lemmatize | None] | None = None
+        self._attributes: tuple[CompiledAttributes | None] | None = None
 
     @property
     def nlp(self) -> Any:
@@ -124,11 +127,16 @@ class TextAnalyzer:
         light = [s for s in todo if not wants_entities(s)]
         lazy = self._lazy_lemmatizer()
         lemma_pipes = ("lemmatizer",) if lazy is not None else ()
+        attributes = self._compiled_attributes()
+        ruler_pipes = ("attribute_ruler",) if attributes is not None else ()
         for group, skip in ((full, ()), (light, self._entity_pipes())):
             if not group:
                 continue
-            docs = self.nlp.pipe([s.masked for s in group], batch_size=self.batch_size, disable=skip + lemma_pipes)
+            docs = self.nlp.pipe([s.masked for s in group], batch_size=self.batch_size,
+                                 disable=skip + lemma_pipes + ruler_pipes)
             for sentence, doc in zip(group, docs, strict=True):
+                if attributes is not None:
+                    attributes(doc)
                 key = (sentence.text_key, sentence.index)
                 self.stats.sentences_parsed += 1
                 self.stats.words_parsed += len(doc)
@@ -141,6 +149,14 @@ class TextAnalyzer:
             self._directives.update(fresh)
         store = self._directives if self.cache else fresh
         return [store[(s.text_key, s.index)] for s in sentences]
+
+    def _compiled_attributes(self) -> CompiledAttributes | None:
+        """The attribute ruler as lookup tables (``_attributes``), applied after the pipe; None
+        in naive mode or when the pipeline's rules fall outside what compiles."""
+        if self._attributes is None:
+            ruler = self.nlp.get_pipe("attribute_ruler") if "attribute_ruler" in self.nlp.pipe_names else None
+            self._attributes = (compile_attribute_ruler(ruler) if self.fast and ruler is not None else None,)
+        return self._attributes[0]
 
     def _entity_pipes(self) -> tuple[str, ...]:
         return tuple(name for name in self.nlp.pipe_names if name in _ENTITY_PIPES)
