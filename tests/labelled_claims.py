@@ -41,6 +41,17 @@ def case_trace(case: dict[str, Any]) -> Trace:
     return Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": case["id"], "events": events})
 
 
+_SEEN: list[str] = []
+
+
+def handoff_verdicts(check: CheckFn, upstream: list[dict[str, Any]], handoff: str) -> list[tuple[str, str]]:
+    """(quoted claim, verdict) of one handoff; each call is its own trace (the check caches per event)."""
+    trace_id = f"m{len(_SEEN)}"
+    _SEEN.append(trace_id)
+    edge = build_edges(case_trace({"id": trace_id, "upstream": upstream, "handoff": handoff})).edges[-1]
+    return [(f.handoff[0].text, f.verdict) for f in check(edge)]
+
+
 def run_claim_case(check: CheckFn, case: dict[str, Any]) -> list[list[str]]:
     edge = build_edges(case_trace(case)).edges[-1]
     return [[str(f.details["kind"]), f.verdict] for f in check(edge)]

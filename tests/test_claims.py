@@ -9,7 +9,14 @@ from typing import Any
 import pytest
 import yaml
 from conftest import EXAMPLES, ROOT
-from labelled_claims import case_trace, claim_check, claim_scores, load_claim_cases, run_claim_case
+from labelled_claims import (
+    case_trace,
+    claim_check,
+    claim_scores,
+    handoff_verdicts,
+    load_claim_cases,
+    run_claim_case,
+)
 
 from auditor import audit
 from auditor._cli.main import main
@@ -162,14 +169,7 @@ def test_invented_can_be_a_warning(tmp_path: Path) -> None:
 
 # --- mechanisms -------------------------------------------------------------------------------
 
-_SEEN: list[str] = []
-
-def _verdicts(check: CheckFn, upstream: list[dict[str, Any]], handoff: str) -> list[tuple[str, str]]:
-    """(quoted claim, verdict) of one handoff; each call is its own trace (the check caches per event)."""
-    trace_id = f"m{len(_SEEN)}"
-    _SEEN.append(trace_id)
-    edge = build_edges(case_trace({"id": trace_id, "upstream": upstream, "handoff": handoff})).edges[-1]
-    return [(f.handoff[0].text, f.verdict) for f in check(edge)]
+_verdicts = handoff_verdicts
 
 
 @pytest.mark.parametrize("handoff", [
@@ -496,7 +496,7 @@ def test_scores_out_of_a_scale_and_parts_of_a_set(check: CheckFn, handoff: str, 
 
 
 def test_a_small_part_is_not_grounded_by_the_same_number_elsewhere(check: CheckFn) -> None:
-    upstream = [{"tool": "jobs.query", "command": "", "exit_code": 0, "result": '{"listings": 12, "posted_days": 3}'}]
+    upstream = [{"tool": "jobs.query", "command": "", "exit_code": 0, "result": '{"listings": 12, "posted": 3}'}]
     assert ("Three of them are remote roles", "needs_semantic") in _verdicts(
         check, upstream, "Three of them are remote roles.")
 

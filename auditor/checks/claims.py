@@ -41,6 +41,7 @@ from ..claims import (
     make_run,
     records,
     rows,
+    tabular,
 )
 from ..edges import Edge, Mark, Quote, UpstreamItem, fingerprint, upstream_mark, upstream_since
 from ..options import Options
@@ -105,8 +106,10 @@ class ClaimCheck:
             key = (trace_id, text.event_id, text.field, fingerprint(text.text))
             if key not in self._rows:
                 self._text_ids[key] = len(self._text_ids)
-                self._rows[key] = rows(self._text_ids[key], text.text, output=text.field == "result")
-                self._records[key] = records(text.text) if text.field == "result" else ()
+                output = text.field == "result"
+                body = tabular(text.text) if output else text.text  # a CSV table read cell by cell
+                self._rows[key] = rows(self._text_ids[key], body, output=output)
+                self._records[key] = records(body) if output else ()
             if self._records[key]:
                 into.tables.append(self._records[key])
             into.sources[self._text_ids[key]] = text

@@ -129,7 +129,7 @@ def extract_claims(text: str) -> list[Claim]:
 def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     raw = text[s:e]
     inner = raw.strip("`")
-    if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw):
+    if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw) or _RATE.match(inner) or _is_key(text, s, e):
         return None
     sentence = (s, e)
     if kind == "url" or inner.startswith(("http://", "https://")):
@@ -146,12 +146,26 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     return Claim("identifier", raw, s, e, sentence, value=name or inner)
 
 
+def _is_key(text: str, s: int, e: int) -> bool:
+    """A field name the message labels a value with (``"tests_failed": 2``, or ``root_cause:`` at
+    the start of a line): the value is the claim, the name only says which."""
+    if text[s - 1:s] == '"' and _JSON_KEY_END.match(text, e):
+        return True
+    return _LINE_LEAD.fullmatch(text, text.rfind("\n", 0, s) + 1, s) is not None and _LABEL_END.match(text, e) is not None
+
+
+_JSON_KEY_END = re.compile(r'"\s*:')
+_LINE_LEAD = re.compile(r"[ \t]*(?:[-*•]\s+)?")
+_LABEL_END = re.compile(r":(?:\s|$)")
+
+
 def _worked_results(text: str) -> list[tuple[float, int, int]]:
     """Results the message works out itself ("= \\$232.00", "= 361 yards"), with their spans: the
     worked result is checked where it is computed, and restating it later is not a new claim."""
     return [(float(m.group(1).replace(",", "")), m.start(), m.end()) for m in _WORKED.finditer(text)]
 
 
+_RATE = re.compile(r"[$€£]?\d[\d,.]*/[A-Za-z]")  # "135.30/user/month" is a price per unit, not a path
 _CODE_NUMBER = re.compile(r"`[$€£]?\d[\d,.:]*(?:\s?(?:%|[a-zA-Zµ]{1,3}))?`")
 
 

@@ -147,9 +147,13 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
         state = "passed" if latest.outcome.passed else "failed"
         summary = ", ".join(f"{n} {name}" for name, n in latest.outcome.counts)
         what += f" {state}" + (f" ({summary})" if summary else "")
+        counted = [(name, n) for name, n in claim.counts if latest.outcome.count(name) not in (None, n)]
+        passes_only = bool(claim.counts) and {name for name, _ in claim.counts} == {"passed"} \
+            and all(latest.outcome.count(name) == n for name, n in claim.counts)
+        if passes_only:  # "57 pass" says how many passed, not that nothing failed
+            return Grounding("grounded", what, ref)
         if not _agrees(claim, latest.outcome.passed):
             return Grounding("contradicted", what, ref)
-        counted = [(name, n) for name, n in claim.counts if latest.outcome.count(name) not in (None, n)]
         if counted:
             name, n = counted[0]
             return Grounding("contradicted", f"claims {n} {name}; {what}", ref)

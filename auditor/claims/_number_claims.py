@@ -11,7 +11,7 @@ from ._claim import Claim
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._pairs import handed_pairs
 from ._parts import parts, scores
-from ._quantity import MONTH, Quantity, clocks, dates, quantities
+from ._quantity import MONTH, Quantity, clocks, dates, named_unit, quantities, typed
 from ._relation import fraction, relation
 from ._rows import KEY_STOP, key_words, strong
 from ._tally import TALLY
@@ -23,6 +23,8 @@ _COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average
                        r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
                        r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
                        re.IGNORECASE)
+_JUN = re.compile(r"\bJun\b")
+_DATES_BACK = 400  # how far before a span of days its two dates may be written ("16 Jul ... 25 Jul. That's 9 days")
 _DAY_RANGE = re.compile(r"\b[0-3]?\d\s?[–-]\s?[0-3]?\d\b")
 _FRACTION = re.compile(r"/\d")
 _FRACTION_END = re.compile(r"\d/$")
@@ -57,6 +59,8 @@ def pair_claims(text: str) -> list[Claim]:
                      p.value_start - p.start + len(p.value), p.value, written=written)
         if q.bare and abs(written) < 10 and step >= 1:
             continue  # small counts and flags: too common to ground or refute
+        unit = named_unit(p.key) if q.bare else None
+        q = typed(q, unit) if unit else q  # "diff_eur": 14586.03 is an amount of euros
         out.append(Claim("number", text[p.start:p.end], p.start, p.end, (p.start, p.end), subkind=_subkind(q),
                          value=p.value, quantity=q, keys=key_words(p.key.replace("_", " ")), computed=p.computed,
                          relation=p.relation))
@@ -76,7 +80,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
             names = _package_names(masked[s:r.start()]) if subkind == "version" else frozenset()
             out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw, keys=names))
     piece = masked[s:e]
-    for a, b, date in dates(piece):
+    for a, b, date in dates(_true_months(piece, text[s:e])):
         taken.append((a + s, b + s))
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
     for a, b, clock in clocks(piece):
@@ -149,9 +153,19 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
                          relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
                          universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
                          threshold=_THRESHOLD.match(masked, q.end + s) is not None,
+                         near_dates=tuple(d for _, _, d in dates(_true_months(masked[max(0, s - _DATES_BACK):e], text[max(0, s - _DATES_BACK):e])))
+                         if q.family == "duration" and q.step >= 86400 else (),
                          names=_record_names(text, s, e) if computed and q.family in ("money", "count", None) else
                          frozenset()))
     return out
+
+
+def _true_months(masked: str, original: str) -> str:
+    """The masked text with "May" put back where the mask wrote "Jun" (``nlp.months_apart`` keeps
+    the month from reading as the modal; a date must read as the month it is)."""
+    if "Jun" not in masked:
+        return masked
+    return _JUN.sub(lambda m: original[m.start():m.end()] if original[m.start():m.end()] == "May" else "Jun", masked)
 
 
 def _record_names(text: str, s: int, e: int) -> frozenset[str]:

@@ -4,9 +4,10 @@ A handoff that ends "Dedupe done: ```json {"merged": 9871, "reduction_pct": 1.8}
 each pair as a result. Code is otherwise masked from claim extraction (it shows work), so these
 pairs are read here: each is a number claim whose subject is its key, quoted as the whole pair.
 
-The key says what kind of number it is: ``*_pct`` / ``percent`` is a percentage, and a key that
-names a computation (``pct``, ``ratio``, ``total``, ``avg``, ``mean``, ``sum``, ``rate``) marks
-the value as computed, so arithmetic on the evidence may ground or contradict it. A key naming a
+The key says what kind of number it is: ``*_pct`` / ``percent`` is a percentage, a unit it ends in
+is the number's unit (``diff_eur``, ``duration_s``: ``_quantity.named_unit``), and a key that
+names a computation (``pct``, ``ratio``, ``total``, ``avg``, ``mean``, ``sum``, ``rate``, or a
+change such as ``diff``) marks the value as computed, so arithmetic on the evidence may ground or contradict it. A key naming a
 change (``change``, ``delta``, ``growth``, ``reduction``, ...) makes a percentage a change.
 
 Objects introduced as an example, a template, a schema or a sample are not results and are
@@ -55,5 +56,6 @@ def handed_pairs(text: str) -> list[Pair]:
             related: Relation | None = "change" if _CHANGE_KEY.search(key) else (
                 "share" if _SHARE_KEY.search(key) else None)
             out.append(Pair(key, m.group("value"), m.start(), m.end(), m.start("value"),
-                            _PERCENT_KEY.search(key) is not None, _COMPUTED_KEY.search(key) is not None, related))
+                            _PERCENT_KEY.search(key) is not None,
+                            _COMPUTED_KEY.search(key) is not None or _CHANGE_KEY.search(key) is not None, related))
     return out

@@ -15,7 +15,7 @@ kinds: they are compared as (month, day[, year]) and as hh:mm, never as arithmet
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
@@ -35,7 +35,7 @@ NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
     r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
-    r"(?<![\w.,/:-])(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![\w.,/-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
     r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
     r"(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
@@ -47,10 +47,11 @@ _DURATION = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1
              "weeks": 604800.0}
 _CALENDAR = {"month": 1.0, "months": 1.0, "year": 12.0, "years": 12.0}
 _SIZE = {"b": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "kib": 1024.0, "mib": 1024.0 ** 2,
-         "gib": 1024.0 ** 3}
+         "gib": 1024.0 ** 3, "tib": 1024.0 ** 4}
 _LENGTH = {"mm": 1e-3, "cm": 1e-2, "km": 1e3, "kms": 1e3, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0,
            "kilometer": 1e3, "kilometers": 1e3, "kilometre": 1e3, "kilometres": 1e3, "mi": 1609.344, "mile": 1609.344,
            "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048}
+_BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib"}
 _MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
          "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
@@ -137,9 +138,26 @@ def quantities(text: str) -> list[Quantity]:
             continue
         q = _quantity(m)
         if q is not None:
-            out.append(q)
+            out.append(_qualified(q, text))
     out.sort(key=lambda q: q.start)
     return out
+
+
+_QUALIFIED_UNIT = re.compile(r"[ \t]+(?P<unit>hours?|days?|weeks?|months?|years?|minutes?)\b")
+
+
+def _qualified(q: Quantity, text: str) -> Quantity:
+    """A count whose noun qualifies a unit that follows is that unit: "10 business days", "128
+    associate hours" are durations, not counts of businesses or associates."""
+    if q.family != "count":
+        return q
+    m = _QUALIFIED_UNIT.match(text, q.end)
+    if m is None:
+        return q
+    number = text[q.start:q.end].rsplit(None, 1)[0] if " " in text[q.start:q.end].strip() else str(q.written)
+    bare = replace(q, family=None, noun=None, text=number.strip())
+    found = typed(bare, m.group("unit"))
+    return replace(found, end=m.end(), text=text[q.start:m.end()]) if not found.bare else q
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
@@ -151,6 +169,8 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     scale_word = (m.group("scale") or "").strip()
     unit = (m.group("unit") or "").strip()
     low_unit = unit.lower().replace(" ", "")
+    if unit in _BINARY:  # Kubernetes quantities: "512Mi" is mebibytes, never miles
+        low_unit = _BINARY[unit]
     currency = _CURRENCY.get((m.group("cur") or "").strip().lower())
     scale = 1.0
     if scale_word:
@@ -217,6 +237,42 @@ def clocks(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+#: Unit words a field name can end in ("incident_duration_s", "price_eur", "lead_time_days"), as the
+#: unit a number takes after it (a currency goes before it).
+_NAMED_UNITS = {**{u: u for u in ("s", "sec", "secs", "seconds", "ms", "min", "mins", "minutes", "h", "hrs", "hours",
+                                   "day", "days", "week", "weeks", "month", "months", "year", "years", "kb", "mb",
+                                   "gb", "km", "kg", "bytes")},
+                "yrs": "years", "pct": "%", "percent": "%", "usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY",
+                "chf": "CHF"}
+_NAME_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def named_unit(name: str) -> str | None:
+    """The unit a field name gives its number: a currency it names ("price_usd_per_month"), else its
+    first unit word ("duration_s" -> s, "hours_last_12_months" -> hours), if the name is no rate
+    ("per_day")."""
+    parts = [p.lower() for p in _NAME_PARTS.findall(name)]
+    currency = next((_NAMED_UNITS[p] for p in parts if p in _CURRENCY and p.isalpha()), None)
+    if currency is not None or not parts or "per" in parts:  # "price_usd_per_user_month"; "per_day" is a rate
+        return currency
+    return next((_NAMED_UNITS[p] for p in parts if p in _NAMED_UNITS), None)
+
+
+def typed(q: Quantity, unit: str) -> Quantity:
+    """A bare number read in the unit its field names (``named_unit``); unchanged if that fails."""
+    if not q.bare:
+        return q
+    number = q.text.lstrip("+-−")
+    written = f"{unit} {number}" if unit.isupper() else f"{number}{unit}" if unit == "%" else f"{number} {unit}"
+    m = NUMBER.fullmatch(written)
+    found = _quantity(m) if m is not None else None
+    if found is None or found.bare:
+        return q
+    sign = -1.0 if q.value < 0 else 1.0
+    return Quantity(sign * found.value, found.family, found.step, q.approx, q.start, q.end, q.text, found.noun,
+                    found.currency, q.written)
+
+
 def tolerance(claim: Quantity) -> float:
     """How far a number may be from the claim's and still state it (its rounding, or 5% hedged)."""
     base = claim.step if not claim.approx else max(claim.step, abs(claim.value) * 0.05)
@@ -246,7 +302,8 @@ def _bare_readings(claim: Quantity, value: float) -> list[float]:
 
 def supports(claim: Quantity, evidence: Quantity) -> bool:
     """``evidence`` states the claim's number, up to the claim's written precision (rounding or
-    truncation), its hedge ("~", "about": 5%) and the units of its family."""
+    truncation), its hedge ("~", "about": 5%) and the units of its family. A claim written
+    without a sign gives a magnitude: a negative number of the evidence states it too."""
     if not compatible(claim, evidence) and not (claim.family == evidence.family == "count"):
         return False
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
@@ -258,6 +315,8 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
     if claim.bare and not evidence.bare:
         readings = [evidence.written]
+    if evidence.value < 0 < claim.value and "+" not in claim.text:
+        readings = [abs(r) for r in readings]  # a debit of -18400.00 is "a $18,400.00 wire out"
     for value in readings:
         if abs(value - claim.value) <= allowed:
             return True
@@ -273,4 +332,6 @@ def compatible(claim: Quantity, evidence: Quantity) -> bool:
         return True
     if claim.family == "count" and evidence.family == "count":
         return claim.noun == evidence.noun
+    if claim.currency and evidence.currency and claim.currency != evidence.currency:
+        return False  # euros do not measure what pounds measure
     return claim.family == evidence.family

@@ -13,7 +13,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-from ._quantity import Quantity, clocks, dates, quantities, spelled
+from ._quantity import Quantity, clocks, dates, named_unit, quantities, spelled, typed
 
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@:/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _JOINER = re.compile(r"[-_.:/@]")
@@ -24,6 +24,8 @@ _CLOCK_RANGE = re.compile(r"\b([0-2]?\d):([0-5]\d)\s*[–-]\s*([0-2]?\d):([0-5]\
 _RULE = re.compile(r"[\s\-+|=─┼┤├┬┴┌┐└┘│]+")
 _ROW_COUNT = re.compile(r"\(\d+ rows?\)")
 _CELLS = re.compile(r"\t|\s{2,}|\|")
+_CELL = re.compile(r"[^\s|]+(?: [^\s|]+)*")
+_NAME = re.compile(r"[A-Za-z][\w ()%/.-]*")
 _OBJECT = re.compile(r"\{[^{}\[\]]*\}")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z(\"'`])")
 
@@ -91,9 +93,11 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
     if '":' in text:
         spans.extend((m.start(), m.end()) for m in _PAIR.finditer(text))
         spans.extend((m.start(), m.end()) for m in _OBJECT.finditer(text))
-    found = sorted([*quantities(text), *spelled(text), *(_span_length(m) for m in _CLOCK_RANGE.finditer(text)),
+    found = sorted([*quantities(_key_words_view(text)), *spelled(text), *(_span_length(m) for m in _CLOCK_RANGE.finditer(text)),
                     *(Quantity(float(m.group(1)), None, 1.0, False, m.start(1), m.end(1), m.group(1),
                                written=float(m.group(1))) for m in _FILE_LINE.finditer(text))], key=lambda q: q.start)
+    names = field_names(text)
+    found = [typed(q, unit) if q.bare and (unit := named_unit(names.get(q.start, ""))) else q for q in found]
     starts = [q.start for q in found]
     all_dates, all_clocks = dates(text), clocks(text)
     out = []
@@ -105,6 +109,85 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
                        frozenset(d for a, b, d in all_dates if start <= a and b <= end),
                        frozenset(c for a, b, c in all_clocks if start <= a and b <= end), structured, output))
     return tuple(out)
+
+
+def tabular(text: str) -> str:
+    """``text`` with the separators of its comma-separated tables turned to tabs, so that
+    ``235.00,40,14`` reads as three cells. A table is a header line of two commas or more (outside
+    double quotes) whose cells are names (none starts with a digit), and the lines after it with
+    as many; ``"1,250.00"`` in a quoted cell keeps its comma, and log lines ("06:01:12,204 ...
+    merged: 9,871") have no such header. The result has the same length, so every offset into
+    it is one into ``text``."""
+    if text.count(",") < 4:
+        return text
+    lines = text.split("\n")
+    out = list(lines)
+    i = 0
+    while i < len(lines):
+        commas = _separators(lines[i])
+        j = i + 1
+        if len(commas) >= 2 and _is_header(lines[i], commas):
+            while j < len(lines) and len(_separators(lines[j])) == len(commas):
+                j += 1
+        if j - i >= 2:
+            for k in range(i, j):
+                chars = list(lines[k])
+                for at in _separators(lines[k]):
+                    chars[at] = "\t"
+                out[k] = "".join(chars)
+        i = j
+    return "\n".join(out)
+
+
+def _separators(line: str) -> list[int]:
+    """Offsets of the commas of ``line`` outside double quotes."""
+    quoted, out = False, []
+    for at, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "," and not quoted:
+            out.append(at)
+    return out
+
+
+def _is_header(line: str, commas: list[int]) -> bool:
+    cuts = [-1, *commas, len(line)]
+    names = [line[a + 1:b].strip().strip('"') for a, b in itertools.pairwise(cuts)]
+    return all(0 < len(n) <= 60 and not n[0].isdigit() and n[0] not in "-+.$€£" for n in names)
+
+
+def _key_words_view(text: str) -> str:
+    """``text`` with the joiners of its JSON keys that hold a number read as spaces, so that
+    ``"hours_last_12_months"`` states "12 months" (same length: offsets hold)."""
+    if '":' not in text:
+        return text
+    out = text
+    for m in _PAIR.finditer(text):
+        key = m.group("key")
+        if any(ch.isdigit() for ch in key):
+            out = out[:m.start("key")] + re.sub(r"[_-]", " ", key) + out[m.end("key"):]
+    return out
+
+
+def field_names(text: str) -> dict[int, str]:
+    """The field each value of ``text`` stands in, by the value's start: the key of a ``"key":
+    value`` pair, or the header cell above a table cell (a header line of word cells, then the
+    lines with as many cells; rule lines skipped)."""
+    names = {m.start("value"): m.group("key") for m in _PAIR.finditer(text)} if '":' in text else {}
+    header: list[str] = []
+    pos = 0
+    for line in text.split("\n"):
+        spans = [(pos + m.start(), m.group(0)) for m in _CELL.finditer(line)]
+        pos += len(line) + 1
+        if not spans or _RULE.fullmatch(line):
+            continue
+        if len(spans) >= 2 and all(_NAME.fullmatch(c) for _, c in spans):
+            header = [c for _, c in spans]
+        elif len(spans) == len(header):
+            names.update((start, name) for (start, _), name in zip(spans, header, strict=True))
+        else:
+            header = []
+    return names
 
 
 def _sentences(line: str, pos: int) -> list[tuple[int, int]]:
