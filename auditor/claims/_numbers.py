@@ -26,12 +26,14 @@ are often computed from a policy). A clock time nothing states is ``invented``.
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._claim import Claim
+from ._counting import lines_naming, list_items, records_with
 from ._index import EvidenceIndex
 from ._limits import RULE_STATED, ground_limit
 from ._quantity import Quantity, compatible, supports
@@ -40,6 +42,7 @@ from ._rows import Row, strong
 from ._totals import named_total
 from ._verdicts import Verdict
 
+_PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap year
 _MAX_OPERANDS = 80
 _MAX_WEAK_ROWS = 32
 _MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
@@ -84,7 +87,8 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
             if hit is not None:
                 return NumberVerdict("grounded", f"the row for {_names(strong_keys & row.keys)} states it", row,
                                      (hit.start, hit.end))
-        single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)]
+        single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)
+                  and (r.output or _reading(r))]
         if single:
             row = single[-1]
             other = _candidates(q, row)[0]
@@ -102,6 +106,12 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         counted = next((t for t in reversed(tables) if len(t) == q.value), None)
         if counted is not None:
             return NumberVerdict("grounded", f"a visible table or list has {len(counted)} records")
+    by_counting = _counted(claim, q, index, tables)
+    if by_counting is not None:
+        return NumberVerdict("grounded", by_counting)
+    between = days_between(q, claim.near_dates)
+    if between is not None:
+        return NumberVerdict("grounded", between)
     arithmetic = claim.computed or q.family in ("percent", "ratio")  # derive looks at nothing else
     stated = [e for r in rows for e in r.quantities] if arithmetic else []
     derived = derive(q, claim.operands, stated, _columns(rows), claim.computed, claim.relation) if arithmetic else None
@@ -113,12 +123,13 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         return NumberVerdict(total.verdict, total.reason, total.rows[-1])
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
                and any(supports(o, e) for e in stated)]
-    if claim.computed and len(visible) >= 2:
+    rated = any(o.family == "percent" for o in claim.operands)  # "~$66 after the 50% discount": steps not followed
+    if claim.computed and len(visible) >= 2 and not rated:
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
     measuring = (r for r in index.latest_with_any(claim.keys) if _measures(r, q, claim.keys)
-                 and len(_same_measure(q, r)) == 1)
+                 and len(_same_measure(q, r)) == 1 and not _several_columns(r))
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
     # record), then the latest
     weak = max(itertools.islice(measuring, _MAX_WEAK_ROWS), key=lambda r: (len(claim.keys & r.keys), -len(r.text)),
@@ -133,8 +144,71 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if claim.threshold:
         return NumberVerdict("needs_semantic", f"{claim.text!r} names a threshold no evidence states; the rule may "
                                                f"come from outside the trace")
+    unfollowed = _unfollowed(claim, q, index, stated or [e for r in rows for e in r.quantities])
+    if unfollowed is not None:
+        return NumberVerdict("needs_semantic", unfollowed)
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
+
+
+def days_between(q: Quantity, near: Sequence[tuple[int, int, int | None]]) -> str | None:
+    """The two dates written near a span of days or weeks that it is the distance between."""
+    days = q.value / 86400.0
+    for (m1, d1, y1), (m2, d2, y2) in itertools.combinations(dict.fromkeys(near), 2):
+        year = y1 or y2 or _PLAIN_YEAR
+        try:
+            apart = abs((datetime.date(y2 or year, m2, d2) - datetime.date(y1 or year, m1, d1)).days)
+        except ValueError:
+            continue
+        if apart and abs(apart - days) <= q.step / 86400.0 / 2:
+            return f"{apart} days lie between {d1}/{m1} and {d2}/{m2}, written before it"
+    return None
+
+
+def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
+             tables: Sequence[Sequence[frozenset[str]]]) -> str | None:
+    """How counting the evidence gives the claim's count (``_counting``), if it does."""
+    if q.family != "count" or q.noun is None or q.step != 1 or q.approx or q.value < 1:
+        return None
+    n = int(q.value)
+    names = [k for k in claim.keys if strong(k) and any(ch.isalpha() for ch in k)]
+    lines = lines_naming(n, names, (t for k in names for t in index.texts_with(k)))
+    if lines is not None:
+        return f"{n} lines of {lines[1].event_id} name {lines[0]}"
+    size = records_with(n, q.noun, tables)
+    if size is not None:
+        return f"{n} of the {size} records of a visible table say {q.noun}"
+    listed = list_items(n, q.noun, index.texts_with(q.noun.rstrip("s")))
+    if listed is not None:
+        return f"{listed.event_id} lists {n} {q.noun}s"
+    return None
+
+
+def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequence[Quantity]) -> str | None:
+    """Why a number no evidence states may still come from the evidence, by steps this pass does
+    not follow (then it is no sign of invention). Not for a percentage or a ratio: one division or
+    one change gives those, and ``derive`` tried them. For an amount, a count or a span: the
+    sentence says it computes it from numbers of its kind the evidence has ("£11,280.00 inc VAT",
+    not "$20.00" where no price is visible), or it is a rounded figure; for an amount or a bare
+    number also, the evidence gives other numbers for what it is about (a total of its records)."""
+    if q.family in ("percent", "ratio"):
+        return None
+    kin = [e for e in stated if e.family == q.family or e.bare and q.family in ("money", "count", None)]
+    if q.family == "money" and not any(e.family == "money" for e in kin):
+        kin = []  # an amount is computed from an amount: "5 × 4 visits" is no price
+    if claim.computed and len(kin) >= 2:
+        return f"the sentence computes {claim.text!r}, by steps the arithmetic search does not reproduce"
+    if q.approx and kin:
+        return f"{claim.text!r} is a rounded figure no evidence states; it may round a computed one"
+    if q.family not in ("money", None):
+        return None
+    about = next((r for r in itertools.islice(index.latest_with_any(k for k in claim.keys if len(k) >= 4 or strong(k)),
+                                              _MAX_WEAK_ROWS) if [e for e in _candidates(q, r) if e.family == q.family]),
+                 None)
+    if about is not None:
+        return (f"the evidence gives other numbers for {_names(claim.keys & about.keys)}; {claim.text!r} may be "
+                f"computed from them")
+    return None
 
 
 def _year(q: Quantity) -> bool:
@@ -174,8 +248,18 @@ def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
         return row.text.startswith('"')
     if row.structured or row.output and q.family == "count":
         return True
-    return (len(row.text) <= 200 and any(len(k) >= 4 or strong(k) for k in keys & row.keys)
-            and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None)
+    return any(len(k) >= 4 or strong(k) for k in keys & row.keys) and _reading(row)
+
+
+def _reading(row: Row) -> bool:
+    """A row of prose that can give a subject's value: one short sentence that states no rule or
+    condition ("If disk passes 95%, page me" and "post updates every 30 min" are no readings)."""
+    return len(row.text) <= 200 and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None
+
+
+def _several_columns(row: Row) -> bool:
+    """A table row of several numbers: which column a word-aligned claim means is not known."""
+    return row.structured and not row.text.startswith(('"', "{")) and len(row.quantities) > 1
 
 
 def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
@@ -240,8 +324,10 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             if _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
     for a, b, c in itertools.permutations(visible, 3) if computed else ():
+        if c.family in _MEASURES or c.family == "percent":
+            continue  # the multiplier counts ("40 boxes"); an amount times an amount is no amount
         for value, how in ((a.value - b.value) * c.value, "-"), ((a.value + b.value) * c.value, "+"):
-            if _close(claim, value):
+            if _whole_close(claim, value):
                 return f"({a.text} {how} {b.text}) × {c.text} = {value:g}"
     place = {id(q): i for i, q in enumerate(stated)}
     for a, b in itertools.permutations(pool, 2):
@@ -251,10 +337,13 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio
         if claim.family in _MEASURES and claim.family not in (a.family, b.family):
             continue  # money comes from money ("$5 × 4 visits"), never from "5 times × 5 times"
-        for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent"):
+        for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent",
+                                   b.family == "percent" and a.family != "percent"):
             if how in "+-" and claim.family in _MEASURES and not a.family == b.family == claim.family:
                 continue  # a sum or difference of money is of two amounts of money
-            if _close(claim, value):
+            if how in "×/" and claim.family in _MEASURES and a.family == b.family == claim.family:
+                continue  # and a product or quotient of two amounts is none
+            if _whole_close(claim, value):
                 return f"{a.text} {how} {b.text} = {value:g}"
     return None
 
@@ -268,11 +357,12 @@ def _near(a: Quantity, b: Quantity, place: dict[int, int], reach: int) -> bool:
 
 
 def _results(a: float, b: float, family: str | None, related: Relation | None,
-             points: bool) -> list[tuple[float, str]]:
+             points: bool, rate: bool = False) -> list[tuple[float, str]]:
     """The operations on ``a`` and ``b`` that can give a number of ``family``: a ratio is a
     quotient, a percentage a quotient as % or a change in % (only one of them when the sentence
     says it is a share or a change; a change between two percentages may also be their
-    difference in points), anything else one of the four operations."""
+    difference in points), a percentage ``b`` applied to an amount ``a`` (added, taken off, or
+    taken), anything else one of the four operations."""
     if family == "ratio":
         return [(a / b, "/")] if b else []
     if family == "percent":
@@ -285,8 +375,16 @@ def _results(a: float, b: float, family: str | None, related: Relation | None,
         if related == "change":
             return [change, *difference]
         return [share, change, *difference]
+    if rate:  # "18% off $165", "£9,400 inc VAT at 20%", "active + 5%"
+        return [(a * (1 + b / 100.0), "plus (%)"), (a * (1 - b / 100.0), "less (%)"), (a * b / 100.0, "at (%)")]
     out = [(a + b, "+"), (a - b, "-"), (a * b, "×")]
     return out + [(a / b, "/")] if b else out
+
+
+def _whole_close(claim: Quantity, value: float) -> bool:
+    """A result of arithmetic that gives the claim: a count only as a whole number ("2 files" is
+    not 31.4 / 15)."""
+    return _close(claim, value) and (claim.family != "count" or abs(value - round(value)) < 1e-6)
 
 
 def _close(claim: Quantity, value: float) -> bool:

@@ -1,0 +1,167 @@
+"""The claims pass reads evidence as tools write it, and grounds what counting and dates give.
+
+Each case is one mechanism: a claim that is right by what the tool printed (a CSV cell, a
+compact JSON value, a debit, a unit named by its field) is grounded, and a number the pass cannot
+follow is left to the grader rather than called invented.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from labelled_claims import claim_check, handoff_verdicts
+
+from auditor.checks import CheckFn
+from auditor.claims import extract_claims, tabular
+from auditor.claims._quantity import named_unit, quantities
+
+
+@pytest.fixture(scope="module")
+def check() -> CheckFn:
+    return claim_check()
+
+
+def _tool(result: str) -> list[dict[str, Any]]:
+    return [{"tool": "bash", "command": "query", "exit_code": 0, "result": result}]
+
+
+CSV = "vendor,model,unit_price_ex_vat_gbp,qty,lead_time_days\nOffice Depot UK,Realspace Pro,235.00,40,14\n"
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a CSV table is read cell by cell
+    (_tool(CSV), "Office Depot quoted £235.00 per chair.", "£235.00", "grounded"),
+    (_tool(CSV), "Office Depot quoted £253.00 per chair.", "£253.00", "needs_semantic"),  # which column: unsure
+    # compact JSON: a number right after '":'
+    (_tool('{"release":"5.12.0","crash_free_sessions":0.9971}'), "Crash-free sessions are at 99.71%.", "99.71%",
+     "grounded"),
+    # a debit states the amount a sentence gives without its sign
+    (_tool("R-1031 | Wire out - Atlas Freight | -18400.00"), "R-1031 is a wire of $18,400.00 to Atlas Freight.",
+     "$18,400.00", "grounded"),
+    # the field names the unit: 2820 seconds is 47 minutes, a two-year term is "term_years": 2
+    (_tool('{"incident_duration_s": 2820}'), "The incident lasted 47 minutes.", "47 minutes", "grounded"),
+    (_tool('{"incident_duration_s": 2820}'), "The incident lasted 2820 minutes.", "2820 minutes", "contradicted"),
+    (_tool('{"term_years": 2, "survival_years": 7}'), "The term is 2 years.", "2 years", "grounded"),
+    # a number inside a field name: "hours_last_12_months"
+    (_tool('{"hours_last_12_months": 1388}'), "He worked 1,388 hours in the last 12 months.", "12 months",
+     "grounded"),
+    # Kubernetes quantities are sizes: 980Mi is no distance
+    (_tool("NAME   CPU   MEMORY\napi-1  12m   980Mi"), "Memory is at 980Mi.", "980Mi", "grounded"),
+    # "10 business days" is a span of days, not a count of businesses
+    (_tool('{"standard_turnaround_business_days": 5}'), "Turnaround is 10 business days.", "10 business days",
+     "contradicted"),
+])
+def test_evidence_as_tools_write_it(check: CheckFn, upstream: list[dict[str, Any]], handoff: str, quote: str,
+                                    verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+def test_csv_tables_become_tab_separated_and_logs_do_not() -> None:
+    assert tabular('a,b,c\n1,"2,5",3') == 'a\tb\tc\n1\t"2,5"\t3'
+    log = "06:01:12,204 INFO merged: 9,871\n06:03:48,918 INFO merged: 18,442"
+    assert tabular(log) == log  # no header line of names: not a table
+
+
+@pytest.mark.parametrize(("name", "unit"), [
+    ("incident_duration_s", "s"), ("price_eur", "EUR"), ("list_price_usd_per_user_month", "USD"),
+    ("hours_last_12_months", "hours"), ("per_day", None), ("rate", None), ("budget_consumed_pct", "%"),
+])
+def test_the_unit_a_field_name_gives(name: str, unit: str | None) -> None:
+    assert named_unit(name) == unit
+
+
+def test_a_currency_never_measures_another() -> None:
+    (euros,), (pounds,) = quantities("€412,300.00"), quantities("£412,300.00")
+    from auditor.claims._quantity import compatible
+    assert not compatible(euros, pounds)
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # records of a table that carry a state word
+    (_tool(" mrn   | status\n 10442 | active\n 10458 | inactive\n 10471 | active\n 10490 | active\n(4 rows)"),
+     "New patients: 4 checked, 3 active.", "3 active", "grounded"),
+    # a JSON list under the key that names what is counted
+    (_tool('{"result": "no_match", "lists": ["OFAC SDN", "UN", "EU", "UK HMT"]}'), "No match across 4 lists.",
+     "4 lists", "grounded"),
+    # lines of one output that name an identifier
+    (_tool("03:41 ListBuckets svc-exporter\n03:40 GetCallerIdentity svc-exporter\n22:00 PutItem other"),
+     "Two calls by svc-exporter, then 2 calls by svc-exporter in total.", "2 calls", "grounded"),
+])
+def test_counts_the_evidence_gives_by_counting(check: CheckFn, upstream: list[dict[str, Any]], handoff: str,
+                                               quote: str, verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+def test_days_between_two_dates_written_before() -> None:
+    check = claim_check()
+    upstream = _tool("S-1102 | 2024-07-16 | 08:30\nS-2241 | 2024-07-25 | 09:15")
+    handoff = "MRI: Tue 16 Jul 08:30. Consult: Thu 25 Jul 09:15. That's 9 days between them."
+    assert ("9 days", "grounded") in handoff_verdicts(check, upstream, handoff)
+    assert ("8 days", "grounded") not in handoff_verdicts(check, upstream, handoff.replace("9 days", "8 days"))
+
+
+def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
+    got = handoff_verdicts(check, _tool('{"eta": "2025-05-14"}'), "The ETA is 14 May.")
+    assert ("14 May", "grounded") in got
+    assert [c.date for c in extract_claims("The ETA is 14 May.") if c.date] == [(5, 14, None)]
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a percentage applied to an amount
+    (_tool('{"list_price_usd": 165, "discount_pct": 18}'), "Pricing: 18% off $165 = $135.30 per user.",
+     "$135.30", "grounded"),
+    # a count is a whole number: 31.4 / 15 gives no "2 files"
+    (_tool("budget 31.4\nlimit 15"), "It is used in 2 files.", "2 files", "invented"),
+    # an amount times an amount is no amount
+    (_tool("Starter: $10.99 per user\nBasic: $9 per seat"), "Basic for the team comes to $98.91 in total.",
+     "$98.91", "needs_semantic"),
+])
+def test_arithmetic_by_kind(check: CheckFn, upstream: list[dict[str, Any]], handoff: str, quote: str,
+                            verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # the sentence computes an amount from amounts the evidence has, by steps not followed: unknown
+    (_tool("vendor,unit_price_gbp,qty\nSteelcase,289.00,40\nOffice Depot,235.00,40\n"),
+     "Steelcase works out at £13,872.00 inc VAT.", "£13,872.00", "needs_semantic"),
+    # a rounded amount no evidence states, with amounts visible
+    (_tool("uk_payable: £412,300.00\nde_receivable: €478,950.00"), "UK-DE is out by about €14.6k.",
+     "about €14.6k", "needs_semantic"),
+    # but a percentage nothing gives stays invented: one division or one change makes one
+    (_tool("errors: 30\nrequests: 120"), "Errors were 300% of requests.", "300%", "invented"),
+    # and an amount with no amount in sight
+    (_tool("age 5\nvisits planned: 4"), "Four visits cost $20.00 in total.", "$20.00", "invented"),
+])
+def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstream: list[dict[str, Any]],
+                                                           handoff: str, quote: str, verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("handoff", "absent"), [
+    ('{"tests_failed": 2, "failed_task": "dbt_run_fct_orders"}', "tests_failed"),
+    ("root_cause: the connector dropped a column", "root_cause"),
+    ("Pricing: 18% off = `135.30/user/month`.", "135.30/user/month"),
+])
+def test_field_names_and_rates_are_no_identifier_claims(handoff: str, absent: str) -> None:
+    assert absent not in [c.text.strip("`") for c in extract_claims(handoff) if c.kind in ("identifier", "path")]
+
+
+def test_a_count_of_passes_is_not_a_claim_that_nothing_failed(check: CheckFn) -> None:
+    upstream = [{"tool": "bash", "command": "pytest -q", "exit_code": 1, "result": "1 failed, 57 passed in 3.41s"}]
+    got = dict(handoff_verdicts(check, upstream, "- tests: 1 failing (`test_backoff`), 57 pass"))
+    assert got["57 pass"] == "grounded"
+    assert dict(handoff_verdicts(check, upstream, "- tests: 1 failing (`test_backoff`), 56 pass"))["56 pass"] \
+        == "contradicted"
+
+
+def test_a_rule_in_a_message_is_no_reading_of_a_value(check: CheckFn) -> None:
+    upstream = [{"message": "checkout p99 is way up. post updates at least every 30 min."},
+                *_tool('{"window": "last_15m", "p99_seconds": "0.183"}')]
+    assert ("~180ms", "contradicted") not in handoff_verdicts(check, upstream, "p99 went from ~180ms up.")
+
+
+def test_a_table_row_of_several_numbers_does_not_contradict_by_a_word(check: CheckFn) -> None:
+    upstream = _tool("platform  | spend_usd | conversions | cpa\nFacebook  |      9000 |         270 | 33.33")
+    assert ("$10,000", "contradicted") not in handoff_verdicts(check, upstream, "Plan: Facebook gets $10,000.")
