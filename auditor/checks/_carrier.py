@@ -22,8 +22,10 @@ from ..nlp import (
     HEDGE_PATTERN,
     INSTRUCTION_VERBS,
     NEGATION_PATTERN,
+    PERMISSION_CUES,
     RESTRICTIVE_PATTERN,
     VERB_GROUPS,
+    WAIVER_CUES,
     Directive,
     Key,
     Strength,
@@ -43,17 +45,8 @@ STATEMENT_SHARE = 0.6
 #: flight" does not invert "never book red-eye flights", whose qualifier it lacks.
 INVERT_SHARE = 0.6
 
-#: Cues that permit the action they govern.
-PERMISSION = frozenset({"may", "can", "could", "might", "feel free to", "feel free", "free to", "allowed to", "is allowed",
-                        "are allowed", "permitted to", "is permitted", "are permitted", "is fine to", "it's fine to",
-                        "is ok to", "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead", "welcome to",
-                        "is acceptable", "are acceptable", "no problem"})
-#: Cues that lift an obligation ("no need to run it" permits not running it).
-WAIVERS = frozenset({"not required to", "is not required", "are not required", "not required", "not necessary",
-                     "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
-                     "don't need", "do not need", "doesn't need", "does not need", "no longer need", "no longer needs",
-                     "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
-                     "optional", "optionally", "up to you", "at your discretion"})
+PERMISSION = frozenset(PERMISSION_CUES)
+WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
@@ -213,11 +206,6 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
             if reading.verdict == "kept" and not inside and not _cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
-            import os
-            if os.environ.get("XP") == "1" and reading.verdict == "kept" and not inside:
-                reading = Reading("needs_semantic", "XP statement")
-            if os.environ.get("XP") == "2" and reading.verdict == "kept" and not inside and not CUE_PATTERN.search(low) and not HEDGE_PATTERN.search(low):
-                reading = Reading("needs_semantic", "XP statement")
             readings.append((text, reading))
     return None
 

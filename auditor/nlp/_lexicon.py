@@ -21,6 +21,21 @@ class Strength(IntEnum):
     ABSOLUTE = 3
 
 
+#: Cues that lift an obligation ("no need to run it" permits not running it).
+WAIVER_CUES = (
+    "not required to", "is not required", "are not required", "not required", "not necessary",
+    "no need to", "no need for", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
+    "don't need", "do not need", "doesn't need", "does not need", "no longer need", "no longer needs",
+    "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
+    "optional", "optionally", "up to you", "at your discretion",
+)
+#: Cues that permit the action they govern.
+PERMISSION_CUES = (
+    "may", "might", "can", "could", "feel free to", "feel free", "free to", "allowed to", "is allowed",
+    "are allowed", "permitted to", "is permitted", "are permitted", "is fine to", "it's fine to", "is ok to",
+    "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead", "welcome to", "is acceptable",
+    "are acceptable", "no problem",
+)
 _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
     (Strength.ABSOLUTE, "prohibition"): (
         "must not", "mustn't", "must never", "shall not", "shan't", "shall never", "never", "do not", "don't",
@@ -48,15 +63,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "preferred", "it is best to", "it's best to", "better to", "is encouraged", "encouraged",
     ),
     (Strength.PERMITTED, "obligation"): (
-        "not required to", "is not required", "are not required", "not required", "not necessary",
-        "no need to", "needn't", "don't need to", "do not need to", "doesn't need to", "does not need to",
-        "don't need", "do not need", "doesn't need", "does not need", "no longer need", "no longer needs",
-        "don't have to", "do not have to", "does not have to", "doesn't have to", "not mandatory",
-        "may", "might", "can", "could", "optional", "optionally", "feel free to", "feel free",
-        "free to", "allowed to", "is allowed", "are allowed", "permitted to", "is permitted",
-        "are permitted", "up to you", "at your discretion", "is fine to", "it's fine to", "is ok to",
-        "is fine", "are fine", "fine to", "ok to", "okay to", "go ahead", "welcome to", "is acceptable",
-        "are acceptable", "no problem", "nice to have", "would be nice", "would be good",
+        *WAIVER_CUES, *PERMISSION_CUES, "nice to have", "would be nice", "would be good",
     ),
 }
 
