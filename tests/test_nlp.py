@@ -86,3 +86,25 @@ def test_entities_only_where_a_constraint_can_come_from() -> None:
     ((again,),) = analyzer.directives([weak], entities_from=Strength.NONE)
     assert analyzer.stats.sentences_parsed == 3
     assert "Stripe Radar" in _names(again)
+
+
+@pytest.mark.parametrize(("text", "sentences"), [
+    ("run it after 22:00 UTC. prod needs sign-off from me.", ["run it after 22:00 UTC.", "prod needs sign-off from me."]),
+    ("use e.g. the replica. J. moss agreed.", ["use e.g. the replica.", "J. moss agreed."]),
+    ("it works... then it stops", ["it works... then it stops"]),
+])
+def test_a_full_stop_before_a_lower_case_word_ends_a_sentence(text: str, sentences: list[str]) -> None:
+    assert [text[a:b] for a, b in split_sentences(text)] == sentences
+
+
+@pytest.mark.parametrize(("text", "imperative"), [
+    ("Bank details came in by email from the buyer.", False),
+    ("Change form BEN-CHG-02 arrived on 12 Nov.", False),
+    ("Book slots are limited this week.", False),
+    ("Keep the cron at 02:00 UTC.", True),
+    ("Exclude intercompany invoices from the population.", True),
+])
+def test_an_opening_word_that_heads_a_subject_is_no_imperative(analyzer: TextAnalyzer, text: str,
+                                                                imperative: bool) -> None:
+    (found,) = analyzer.directives(analyzer.sentences(text, text))
+    assert any(d.imperative for d in found) == imperative

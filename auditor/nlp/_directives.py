@@ -188,11 +188,13 @@ def _imperative_verbs(doc: Any, low: str) -> list[Any]:
 
 
 def _imperative_verb(tokens: Any) -> Any | None:
-    for token in tokens:
+    for at, token in enumerate(tokens):
         low = token.lower_
         if token.is_punct or low in IMPERATIVE_LEADS or low in {"always", "never", "only", "do", "not", "n't"}:
             continue
         if low == "let":  # "Let's search ...": a suggestion, not an order
+            return None
+        if _heads_a_subject(tokens[at + 1:at + 8]):
             return None
         if token.tag_ == "VB" and token.pos_ == "VERB":
             return token
@@ -200,6 +202,25 @@ def _imperative_verb(tokens: Any) -> Any | None:
             return token
         return None
     return None
+
+
+_NOUNISH = frozenset({"NN", "NNS", "NNP", "NNPS", "CD", "HYPH", "POS"})
+_FINITE = frozenset({"VBD", "VBZ", "VBP", "MD"})
+_BE_HAVE = frozenset({"is", "are", "has", "have", "was", "were"})
+
+
+def _heads_a_subject(following: Any) -> bool:
+    """The opening word modifies a noun that a finite verb follows: "Bank details came in by
+    email", "Change form X arrived on 12 Nov" state something; they order nothing."""
+    nouns = 0
+    for token in following:
+        if token.tag_ in _NOUNISH or token.text.startswith("Xx"):
+            nouns += 1
+        elif token.tag_ in _FINITE and (token.tag_ in ("VBD", "MD") or token.lower_ in _BE_HAVE):
+            return nouns > 0  # a present tense only of be / have: "invoices" may be a plural the tagger took for a verb
+        else:
+            return False
+    return False
 
 
 def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:

@@ -20,6 +20,12 @@ _IDENT = re.compile(
     r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})\b"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)")
+_LOWER_START = re.compile(r"(?<=[A-Za-z0-9%)][.!?])[\"')\]]*[ \t]+(?=[a-z])")
+_WORD_BEFORE = re.compile(r"(?:^|[\s(])((?:[A-Za-z]\.)*[A-Za-z]+)[.!?][\"')\]]*[ \t]*$")
+#: Words a full stop ends without ending the sentence.
+ABBREVIATIONS = frozenset(re.findall(r"\S+", """e.g i.e etc vs approx cf incl esp viz al fig figs no nos min max avg est dept mr mrs ms dr
+prof st jr sr inc ltd co corp resp ref refs sec secs hr hrs wk wks mo mos yr yrs jan feb mar apr jun jul aug sep sept
+oct nov dec mon tue tues wed thu thur thurs fri sat sun a.m p.m u.s u.k ca"""))
 _BULLET = re.compile(r"\s*(?:[-*•+]\s+|\d+[.)]\s+|#+\s+|>\s+)")
 _LIST_NUMBER = re.compile(r"\d{1,3}[.)]?")
 _CAPS_CUES = re.compile(
@@ -85,14 +91,32 @@ def mask(text: str) -> Masked:
     return Masked(original=text, masked=masked, spans=tuple(sorted(spans, key=lambda s: s[1])))
 
 
+def lower_breaks(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Sentence breaks before a lower-case word ("after 22:00 UTC. prod needs sign-off"), as
+    (end of one sentence, start of the next): chat writing often starts sentences in lower case.
+    Not after an abbreviation ("e.g. the", "approx. two"), an initial ("J. moss"), a dotted
+    number or an ellipsis."""
+    out = []
+    for m in _LOWER_START.finditer(text, start, len(text) if end is None else end):
+        word = _WORD_BEFORE.search(text, max(0, m.start() - 24), m.start())
+        if word is None or word.group(1).lower() in ABBREVIATIONS or len(word.group(1)) == 1:
+            continue
+        out.append((m.start(), m.end()))
+    return out
+
+
 def split_sentences(masked: str) -> list[tuple[int, int]]:
-    """Sentence spans over a masked text: punctuation, blank lines, bullets and headings split.
-    Bullet markers are left out of the span."""
+    """Sentence spans over a masked text: punctuation, blank lines, bullets and headings split,
+    and a full stop before a lower-case word (``lower_breaks``). Bullet markers are left out of
+    the span."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in _SENTENCE_END.finditer(masked):
-        spans.append((start, m.start()))
-        start = m.end()
+    breaks = sorted([(m.start(), m.end()) for m in _SENTENCE_END.finditer(masked)] + lower_breaks(masked))
+    for at, after in breaks:
+        if at < start:
+            continue
+        spans.append((start, at))
+        start = after
     spans.append((start, len(masked)))
     out: list[tuple[int, int]] = []
     for s, e in spans:
