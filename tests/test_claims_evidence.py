@@ -108,6 +108,11 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
 
 
 @pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a short version: "1.79" is rustc 1.79.0
+    (_tool("rustc 1.79.0 (129f3b996 2024-06-10)"), "The local toolchain is 1.79 here.", "1.79", "grounded"),
+    # a mean only where the sentence says it averages: 25% is no "mean" of four shares by chance
+    (_tool("stage   share\nrank    61.8%\nfetch   31.2%\nparse   4.0%\nother   2.7%"), "The cache saves about 25% of the time.", "about 25%",
+     "invented"),
     # a percentage applied to an amount
     (_tool('{"list_price_usd": 165, "discount_pct": 18}'), "Pricing: 18% off $165 = $135.30 per user.",
      "$135.30", "grounded"),

@@ -46,6 +46,7 @@ _PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap y
 _MAX_OPERANDS = 80
 _MAX_WEAK_ROWS = 32
 _MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
+_SHORT_VERSION = re.compile(r"\d+\.\d+")
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
 
 
@@ -144,6 +145,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if claim.threshold:
         return NumberVerdict("needs_semantic", f"{claim.text!r} names a threshold no evidence states; the rule may "
                                                f"come from outside the trace")
+    if q.bare and _SHORT_VERSION.fullmatch(q.text):
+        found = index.search(re.compile(rf"(?<![\w.])v?{re.escape(q.text)}\.\d+\b"), q.text)
+        if found is not None:  # "toolchain 1.79" is rustc 1.79.0
+            return NumberVerdict("grounded", f"the version {found[1].group(0)} in {found[0].event_id} begins with it")
     unfollowed = _unfollowed(claim, q, index, stated or [e for r in rows for e in r.quantities])
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
@@ -189,8 +194,8 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequenc
     not follow (then it is no sign of invention). Not for a percentage or a ratio: one division or
     one change gives those, and ``derive`` tried them. For an amount, a count or a span: the
     sentence says it computes it from numbers of its kind the evidence has ("£11,280.00 inc VAT",
-    not "$20.00" where no price is visible), or it is a rounded figure; for an amount or a bare
-    number also, the evidence gives other numbers for what it is about (a total of its records)."""
+    not "$20.00" where no price is visible), or it is a rounded figure; for an amount also, the
+    evidence gives other amounts for what it is about (a total of its records)."""
     if q.family in ("percent", "ratio"):
         return None
     kin = [e for e in stated if e.family == q.family or e.bare and q.family in ("money", "count", None)]
@@ -200,7 +205,7 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequenc
         return f"the sentence computes {claim.text!r}, by steps the arithmetic search does not reproduce"
     if q.approx and kin:
         return f"{claim.text!r} is a rounded figure no evidence states; it may round a computed one"
-    if q.family not in ("money", None):
+    if q.family != "money":
         return None
     about = next((r for r in itertools.islice(index.latest_with_any(k for k in claim.keys if len(k) >= 4 or strong(k)),
                                               _MAX_WEAK_ROWS) if [e for e in _candidates(q, r) if e.family == q.family]),
@@ -321,7 +326,7 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             total = sum(o.value for o in same)
             if _close(claim, total) and (computed or not ratio):  # percentages add up only when the sentence says so
                 return f"sum of {', '.join(o.text for o in same)} = {total:g}"
-            if _close(claim, total / len(same)):
+            if computed and _close(claim, total / len(same)):
                 return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
     for a, b, c in itertools.permutations(visible, 3) if computed else ():
         if c.family in _MEASURES or c.family == "percent":
