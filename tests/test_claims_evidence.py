@@ -116,6 +116,10 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
     # a percentage applied to an amount
     (_tool('{"list_price_usd": 165, "discount_pct": 18}'), "Pricing: 18% off $165 = $135.30 per user.",
      "$135.30", "grounded"),
+    # "a + b" says the sentence computes; a percentage applied to a count rounds
+    (_tool("vegetarian: 38\nvegan: 12\nnone: 121"), "Veggie + vegan is 50 people.", "50 people", "grounded"),
+    ([{"message": "Cap the renewal at active users + 5%."}, *_tool('{"licensed": 340, "active_90d": 281}')],
+     "Capped at active + 5% → 295 seats max.", "295 seats", "grounded"),
     # a count is a whole number: 31.4 / 15 gives no "2 files"
     (_tool("budget 31.4\nlimit 15"), "It is used in 2 files.", "2 files", "invented"),
     # an amount times an amount is no amount
@@ -125,6 +129,13 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
 def test_arithmetic_by_kind(check: CheckFn, upstream: list[dict[str, Any]], handoff: str, quote: str,
                             verdict: str) -> None:
     assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> None:
+    upstream = [{"message": "Cap the renewal at active users + 5%."}, *_tool('{"active": 200, "inactive": 59}')]
+    got = dict(handoff_verdicts(check, upstream, "Capped at active + 5% → 295 seats max."))
+    assert got["295 seats"] != "grounded", got  # 5% × 59 is no 295
+    assert got.get("5%") != "contradicted", got  # an operand of "+" is not what the sentence computes
 
 
 @pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [

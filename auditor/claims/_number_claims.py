@@ -17,12 +17,14 @@ from ._rows import KEY_STOP, key_words, strong
 from ._tally import TALLY
 
 _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
-_COMPUTED = re.compile(r"=|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes? to|"
+_COMPUTED = re.compile(r"=|\s\+\s|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes? to|"
                        r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
                        r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
                        r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
                        r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
                        re.IGNORECASE)
+_OPERAND_BEFORE = re.compile(r"[+×*]\s*$")  # "active + 5%": 5% is an operand, not what the sentence computes
+_OPERAND_AFTER = re.compile(r"\s*[+×*]\s")
 _JUN = re.compile(r"\bJun\b")
 _DATES_BACK = 400  # how far before a span of days its two dates may be written ("16 Jul ... 25 Jul. That's 9 days")
 _DAY_RANGE = re.compile(r"\b[0-3]?\d\s?[–-]\s?[0-3]?\d\b")
@@ -131,7 +133,8 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
         seg_start = max([m.end() for m in _SEGMENT.finditer(masked, max(s, start - 200), start)] or [max(s, start - 200)])
         nxt = _SEGMENT.search(masked, end, e)
         seg_end = nxt.start() if nxt else e
-        computed = sentence_computes or masked[start:start + 1] in "+-−"
+        operand = _OPERAND_BEFORE.search(masked, max(s, start - 3), start) or _OPERAND_AFTER.match(masked, end)
+        computed = (sentence_computes and not operand) or masked[start:start + 1] in "+-−"
         before = before_sentence if computed else []
         operands = tuple(o for o in found if o is not q) + tuple(before)
         http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (

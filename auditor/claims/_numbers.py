@@ -342,14 +342,16 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio
         if claim.family in _MEASURES and claim.family not in (a.family, b.family):
             continue  # money comes from money ("$5 × 4 visits"), never from "5 times × 5 times"
+        if a.family == "percent" and claim.family not in ("percent", "ratio"):
+            continue  # a percentage is applied to an amount (as b), never multiplied as a plain number
         for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent",
                                    b.family == "percent" and a.family != "percent"):
             if how in "+-" and claim.family in _MEASURES and not a.family == b.family == claim.family:
                 continue  # a sum or difference of money is of two amounts of money
             if how in "×/" and claim.family in _MEASURES and a.family == b.family == claim.family:
                 continue  # and a product or quotient of two amounts is none
-            if _whole_close(claim, value):
-                return f"{a.text} {how} {b.text} = {value:g}"
+            if _close(claim, value) if how.endswith("(%)") else _whole_close(claim, value):
+                return f"{a.text} {how} {b.text} = {value:g}"  # a share of a count rounds ("281 + 5%" -> 295)
     return None
 
 
