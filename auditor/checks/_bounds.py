@@ -1,6 +1,6 @@
 """A number a restated rule bounds from the other side: "at least 4.5/5" upstream, "at most
 4.5/5" in the handoff. A negation just before a bound turns it ("never after 22:00" and "before
-22:00" agree), and a side is read only when the text says one."""
+22:00" agree; "Nothing departing before 7am" and "don't book anything leaving before 7am" too), and a side is read only when the text says one."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ _GREATER = (r"(?<!no )(?<!not )\b(?:at least|no less than|no fewer than|minimum 
 _LESSER = (r"(?<!no )(?<!not )\b(?:at most|no more than|not more than|maximum of|up to|less than|fewer than|under|"
            r"below|before|earlier than|shorter than)\s+(?:\w+\s+)?{n}(?![\d.])|(?<![\d.]){n}\s*(?:\w+\s+)?or "
            r"(?:less|fewer|below|earlier)\b")
+
+
+_NONE = re.compile(r"\b(?:nothing|none|nobody|no one|no|avoid(?:s|ing)?)\b")  # "Nothing departing before 7am", "avoid …"
 
 
 def turned_bound(low_up: str, low: str) -> str | None:
@@ -32,6 +35,7 @@ def _side(low: str, n: str) -> int:
     found = set()
     for sign, pattern in ((1, _GREATER), (-1, _LESSER)):
         for m in re.finditer(pattern.format(n=re.escape(n)), low):
-            negated = NEGATION_PATTERN.search(low[max(0, m.start() - 30):m.start()]) is not None
+            before = low[max(0, m.start() - 30):m.start()]
+            negated = NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None
             found.add(-sign if negated else sign)
     return found.pop() if len(found) == 1 else 0

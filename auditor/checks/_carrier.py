@@ -53,6 +53,9 @@ _IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|migh
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
+#: "only after the new key is deployed" is kept by steps put in order: "deploy it, then revoke the old one".
+_ONLY_IN_TIME = re.compile(r"\bonly (?:after|once|when|until|before)\b")
+_SEQUENCE = re.compile(r"\b(?:then|after|afterwards|once|before|first|until)\b")
 _WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
 #: A permission phrase and the verb it permits.
 _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")
@@ -297,7 +300,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if hedged or strength < c.strength:
         return Reading("softened", f"softened: {up} -> {said}")
     if c.restrictive and c.polarity == "obligation" and not (
-            RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))):
+            RESTRICTIVE_PATTERN.search(low) or (negated and _COMPLEMENT.search(low))
+            or (_ONLY_IN_TIME.search(upstream.lower()) and _SEQUENCE.search(low))):
         if not (inside or cues):
             return Reading("needs_semantic", "a statement without the restriction (only) does not restate it")
         return Reading("softened", f"softened: {up} -> the handoff drops the restriction (only)")
