@@ -74,16 +74,32 @@ def aligned_units(keys: tuple[Key, ...], units: tuple[AlignUnit, ...]) -> list[t
 
 
 _BOUND = re.compile(r"\b(?:at least|at most|within|under|over|no more than|no less than|max(?:imum)?|min(?:imum)?|"
-                    r"up to|less than|more than|fewer than|exceed|below|above|capped at|limit)\b")
+                    r"up to|less than|more than|fewer than|exceed|below|above|capped at|limit|before|after|until|"
+                    r"no later than|no earlier than)\b")
+
+
+def _bounded_after(low: str, numbers: list[Key], cue_at: int) -> bool:
+    """A bound word shortly before one of the numbers, after the cue ("must not merge before a
+    48-hour soak"; not "Any PO above £10,000 requires …")."""
+    for key in numbers:
+        at = low.find(key.text.lower(), cue_at)
+        while at != -1:
+            if _BOUND.search(low, max(cue_at, at - 25), at):
+                return True
+            at = low.find(key.text.lower(), at + 1)
+    return False
 
 
 def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: str,
-                whole: Forms) -> list[tuple[AlignUnit, tuple[Key, ...]]]:
+                whole: Forms, cue_at: int = 0) -> list[tuple[AlignUnit, tuple[Key, ...]]]:
     """Sentences that restate a bounded constraint without its bound: they carry at least
     ``LOOSE`` of its other keys (the action among them), while its number appears nowhere in
-    the handoff ("keep the old cluster around for a few days" for "for at least 7 days")."""
+    the handoff ("keep the old cluster around for a few days" for "for at least 7 days"). A
+    bound before the cue (at ``cue_at``) says when the rule applies ("Any PO above £10,000
+    requires sign-off"): a handoff that applies it to its case without the threshold loses
+    nothing of what is to be done, so that is not read here."""
     numbers = [k for k in keys if k.kind == "number" and not k.aside]
-    if not numbers or not _BOUND.search(sentence.lower()) or any(whole.has(k) for k in numbers):
+    if not numbers or not _bounded_after(sentence.lower(), numbers, cue_at) or any(whole.has(k) for k in numbers):
         return []
     rest = tuple(k for k in keys if k.kind != "number")
     actions = [k for k in rest if k.kind == "action"]

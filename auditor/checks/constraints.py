@@ -274,7 +274,7 @@ class ConstraintCheck:
             return Finding(NAME, edge.id, verdict, status, why, constraint.quote, quotes,
                            tuple(m for m in mentions if m not in quotes), details)
         whole = text_forms(edge.message.content + " " + " ".join(u.words for u in units if u.text.field != "content"))
-        loose = bound_lost(keys, units, constraint.sentence, whole)
+        loose = bound_lost(keys, units, constraint.sentence, whole, c.cue_at)
         if loose:
             sentences = [s for u, _ in loose for s in u.sentences]
             parsed = dict(zip(((s.text_key, s.index) for s in sentences),
