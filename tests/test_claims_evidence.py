@@ -181,3 +181,20 @@ def test_a_rule_in_a_message_is_no_reading_of_a_value(check: CheckFn) -> None:
 def test_a_table_row_of_several_numbers_does_not_contradict_by_a_word(check: CheckFn) -> None:
     upstream = _tool("platform  | spend_usd | conversions | cpa\nFacebook  |      9000 |         270 | 33.33")
     assert ("$10,000", "contradicted") not in handoff_verdicts(check, upstream, "Plan: Facebook gets $10,000.")
+
+
+def test_ordinals_and_prices_per_unit_are_read_as_such() -> None:
+    got = [(c.kind, c.text) for c in extract_claims("Rate is €120/room/night, check-in on the 17th.")]
+    assert got == [("number", "€120")]
+
+
+def test_a_year_never_measures_an_amount(check: CheckFn) -> None:
+    upstream = [{"tool": "search", "command": "", "exit_code": 0,
+                 "args": {"query": "EU heat pump market value 2023"}, "result": "IEA: heat pump sales report"}]
+    assert ("€5.12bn", "contradicted") not in handoff_verdicts(check, upstream, "The EU market value is €5.12bn.")
+
+
+def test_a_table_row_sums_only_what_it_says_it_sums(check: CheckFn) -> None:
+    upstream = _tool("budget lines: indirect 2235, total 24585")
+    handoff = "| Item | Amount |\n|---|---|\n| Direct costs | $22,350 |\n| Indirect | $2,235 |\n| Total | ~$24.6k |"
+    assert ("$22,350", "contradicted") not in handoff_verdicts(check, upstream, handoff)

@@ -108,3 +108,15 @@ def test_an_opening_word_that_heads_a_subject_is_no_imperative(analyzer: TextAna
                                                                 imperative: bool) -> None:
     (found,) = analyzer.directives(analyzer.sentences(text, text))
     assert any(d.imperative for d in found) == imperative
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "turned"), [
+    ("at least 4.5/5 stars", "choose those with at most 4.5/5", "4.5/5"),
+    ("nothing departing before 7am please", "don't book anything leaving before 7am", None),
+    ("nothing may be scheduled before 9am", "try to avoid anything before 9am", None),
+    # a report of none is no negated bound: "no rainy days with at least 0.5mm" still counts from 0.5mm
+    ("count the rainy days with at least 0.5mm of rain", "there were no rainy days with at least 0.5mm", None),
+])
+def test_a_bound_turned_to_the_other_side(upstream: str, handoff: str, turned: str | None) -> None:
+    from auditor.checks._bounds import turned_bound
+    assert turned_bound(upstream, handoff) == turned

@@ -15,7 +15,7 @@ _LESSER = (r"(?<!no )(?<!not )\b(?:at most|no more than|not more than|maximum of
            r"(?:less|fewer|below|earlier)\b")
 
 
-_NONE = re.compile(r"\b(?:nothing|none|nobody|no one|no|avoid(?:s|ing)?)\b")  # "Nothing departing before 7am", "avoid …"
+_NONE = re.compile(r"\b(?:nothing|none|nobody|no one|avoid(?:s|ing)?)\b")  # "Nothing departing before 7am", "avoid …"
 
 
 def turned_bound(low_up: str, low: str) -> str | None:

@@ -55,6 +55,9 @@ class Claim:
     #: Only evidence naming the subject can ground the number ("Six of them are open access"):
     #: the same small number elsewhere says nothing.
     keyed: bool = False
+    #: The sentence says the number is a sum, a mean or a difference of numbers it shows ("Together
+    #: that's £5.6m"): its own visible numbers must give it.
+    summed: bool = False
     #: For a span of days or weeks: the dates written near it, which it may be the distance between
     #: ("Tue 16 Jul ... Thu 25 Jul. That's 9 days between them").
     near_dates: tuple[tuple[int, int, int | None], ...] = ()

@@ -129,7 +129,8 @@ def extract_claims(text: str) -> list[Claim]:
 def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     raw = text[s:e]
     inner = raw.strip("`")
-    if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw) or _RATE.match(inner) or _is_key(text, s, e):
+    if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw) or _RATE.match(inner) or _is_key(text, s, e) \
+            or (inner.startswith("/") and text[s - 1:s].isdigit()):  # "€120/room/night": a unit of a price
         return None
     sentence = (s, e)
     if kind == "url" or inner.startswith(("http://", "https://")):
@@ -175,7 +176,7 @@ def _numeric_view(text: str, masked: str, spans: tuple[tuple[str, int, int], ...
     font is still a number."""
     out = masked
     for kind, s, e in spans:
-        if kind == "path" and not _PATH_LIKE.search(text[s:e]):
+        if kind == "path" and (not _PATH_LIKE.search(text[s:e]) or _RATE.match(text[s:e])):
             out = out[:s] + text[s:e] + out[e:]
         elif kind == "code" and _CODE_NUMBER.fullmatch(text[s:e]):
             out = out[:s] + " " + text[s + 1:e - 1] + " " + out[e:]

@@ -23,6 +23,10 @@ _COMPUTED = re.compile(r"=|\s\+\s|\b(?:in total|total(?:ling|ing)?|together|sum|
                        r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
                        r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
                        re.IGNORECASE)
+#: The computations whose result the sentence's own numbers must give (a sum, a mean, a difference):
+#: a rate ("per", "each") or a change names others, which need operands the sentence may not show.
+_TOTALLED = re.compile(r"=|\b(?:in total|total(?:ling|ing|s)?|together|sum|altogether|combined|all told|in all|"
+                       r"adds? up to|comes? to|averag\w*|avg|mean|difference|minus|less(?! than)|works out)\b", re.IGNORECASE)
 _OPERAND_BEFORE = re.compile(r"[+×*]\s*$")  # "active + 5%": 5% is an operand, not what the sentence computes
 _OPERAND_AFTER = re.compile(r"\s*[+×*]\s")
 _JUN = re.compile(r"\bJun\b")
@@ -135,6 +139,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
         seg_end = nxt.start() if nxt else e
         operand = _OPERAND_BEFORE.search(masked, max(s, start - 3), start) or _OPERAND_AFTER.match(masked, end)
         computed = (sentence_computes and not operand) or masked[start:start + 1] in "+-−"
+        summed = computed and _TOTALLED.search(masked, *(_table_row(masked, start) or (s, e))) is not None
         before = before_sentence if computed else []
         operands = tuple(o for o in found if o is not q) + tuple(before)
         http = q.bare and q.step == 1 and 100 <= q.value <= 599 and (
@@ -156,11 +161,21 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
                          relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
                          universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
                          threshold=_THRESHOLD.match(masked, q.end + s) is not None,
+                         summed=summed,
                          near_dates=tuple(d for _, _, d in dates(_true_months(masked[max(0, s - _DATES_BACK):e], text[max(0, s - _DATES_BACK):e])))
                          if q.family == "duration" and q.step >= 86400 else (),
                          names=_record_names(text, s, e) if computed and q.family in ("money", "count", None) else
                          frozenset()))
     return out
+
+
+def _table_row(masked: str, at: int) -> tuple[int, int] | None:
+    """The span of the markdown table row holding ``at``, if it is in one: a row says what it
+    sums for itself ("| Total | ~$24.6k |"), not for the rows around it."""
+    start = masked.rfind("\n", 0, at) + 1
+    end = masked.find("\n", at)
+    end = len(masked) if end == -1 else end
+    return (start, end) if masked[start:end].lstrip().startswith("|") else None
 
 
 def _true_months(masked: str, original: str) -> str:

@@ -125,7 +125,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     visible = [o for o in claim.operands if o.family == q.family and not _year(o)
                and any(supports(o, e) for e in stated)]
     rated = any(o.family == "percent" for o in claim.operands)  # "~$66 after the 50% discount": steps not followed
-    if claim.computed and len(visible) >= 2 and not rated:
+    if claim.summed and len(visible) >= 2 and not rated:
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
@@ -228,7 +228,7 @@ def _candidates(q: Quantity, row: Row) -> list[Quantity]:
     """The row's numbers that could measure what the claim measures: the same unit family, or a
     bare number of a structured row of tool output (a table or JSON row)."""
     return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
-            and (e.family == q.family or e.bare and row.structured)]
+            and (e.family == q.family or e.bare and row.structured) and (_year(q) or not _year(e))]
 
 
 def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> NumberVerdict:
@@ -269,12 +269,13 @@ def _several_columns(row: Row) -> bool:
 
 def _same_measure(q: Quantity, row: Row) -> list[Quantity]:
     """Numbers of the row in the claim's own unit family, the value of a ``"key": value`` pair,
-    or for a count ("661 restocked") the bare cell of a table row that names the counted noun."""
+    or for a count ("661 restocked") the bare cell of a table row that names the counted noun;
+    a year measures only a year."""
     pair = row.text.startswith('"')
     named = q.family == "count" and row.structured and q.noun is not None and any(
         k.startswith(q.noun) for k in row.keys)
     return [e for e in row.quantities if compatible(q, e) and (e.family == q.family or (pair or named) and e.bare)
-            and (q.family != "count" or e.noun == q.noun or named and e.bare)]
+            and (q.family != "count" or e.noun == q.noun or named and e.bare) and (_year(q) or not _year(e))]
 
 
 def _ground_date(claim: Claim, index: EvidenceIndex) -> NumberVerdict:

@@ -134,8 +134,8 @@ def quantities(text: str) -> list[Quantity]:
     covered = {i for a, b in skip for i in range(a, b)}
     for m in NUMBER.finditer(text):
         start = m.start("num") - (1 if m.group("sign") else 0)
-        if start in covered:
-            continue
+        if start in covered or _ORDINAL.match(text, m.end("num")):
+            continue  # "the 17th" is a day or a rank, not seventeen of something
         q = _quantity(m)
         if q is not None:
             out.append(_qualified(q, text))
@@ -143,6 +143,7 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
+_ORDINAL = re.compile(r"(?:st|nd|rd|th)\b", re.IGNORECASE)
 _QUALIFIED_UNIT = re.compile(r"[ \t]+(?P<unit>hours?|days?|weeks?|months?|years?|minutes?)\b")
 
 
