@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from ..edges import EvidenceText
 
 _LIST = r'"{noun}s?"\s*:\s*(\[[^\[\]{{}}]*\])'
 
 
-def lines_naming(n: int, names: Iterable[str], texts: Iterable[EvidenceText]) -> tuple[str, EvidenceText] | None:
-    """The first identifier that exactly ``n`` lines of one tool output name, and that output."""
+def lines_naming(n: int, names: Iterable[str],
+                 texts_with: Callable[[str], Iterable[EvidenceText]]) -> tuple[str, EvidenceText] | None:
+    """The first identifier that exactly ``n`` lines of one tool output name, and that output
+    (``texts_with(name)``: the texts holding the name)."""
     for name in names:
         folded = name.casefold()
-        for text in texts:
+        for text in texts_with(name):
             if text.field != "result":
                 continue
             lines = [line for line in text.text.casefold().split("\n") if folded in line]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..nlp import may_restored
 from ._claim import Claim
 from ._limits import RULE_STATED, UPPER_BOUND, counted_items
 from ._pairs import handed_pairs
@@ -29,7 +30,6 @@ _TOTALLED = re.compile(r"=|\b(?:in total|total(?:ling|ing|s)?|together|sum|altog
                        r"adds? up to|comes? to|averag\w*|avg|mean|difference|minus|less(?! than)|works out)\b", re.IGNORECASE)
 _OPERAND_BEFORE = re.compile(r"[+×*]\s*$")  # "active + 5%": 5% is an operand, not what the sentence computes
 _OPERAND_AFTER = re.compile(r"\s*[+×*]\s")
-_JUN = re.compile(r"\bJun\b")
 _DATES_BACK = 400  # how far before a span of days its two dates may be written ("16 Jul ... 25 Jul. That's 9 days")
 _DAY_RANGE = re.compile(r"\b[0-3]?\d\s?[–-]\s?[0-3]?\d\b")
 _FRACTION = re.compile(r"/\d")
@@ -86,7 +86,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
             names = _package_names(masked[s:r.start()]) if subkind == "version" else frozenset()
             out.append(Claim("number", raw, r.start(), r.end(), sentence, subkind=subkind, value=raw, keys=names))
     piece = masked[s:e]
-    for a, b, date in dates(_true_months(piece, text[s:e])):
+    for a, b, date in dates(may_restored(piece, text[s:e])):
         taken.append((a + s, b + s))
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
     for a, b, clock in clocks(piece):
@@ -115,6 +115,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
                      written=part.value)
         out.append(Claim("number", text[part.start:part.end], part.start, part.end, sentence, subkind="count",
                          value=q.text, quantity=q, keys=key_words(part.subject), keyed=True))
+    back = max(0, s - _DATES_BACK)
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
     sentence_computes = _COMPUTED.search(masked, s, e) is not None
     in_month = _MONTH_WORD.search(masked, s, e) is not None
@@ -162,7 +163,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
                          universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
                          threshold=_THRESHOLD.match(masked, q.end + s) is not None,
                          summed=summed,
-                         near_dates=tuple(d for _, _, d in dates(_true_months(masked[max(0, s - _DATES_BACK):e], text[max(0, s - _DATES_BACK):e])))
+                         near_dates=tuple(d for _, _, d in dates(may_restored(masked[back:e], text[back:e])))
                          if q.family == "duration" and q.step >= 86400 else (),
                          names=_record_names(text, s, e) if computed and q.family in ("money", "count", None) else
                          frozenset()))
@@ -176,14 +177,6 @@ def _table_row(masked: str, at: int) -> tuple[int, int] | None:
     end = masked.find("\n", at)
     end = len(masked) if end == -1 else end
     return (start, end) if masked[start:end].lstrip().startswith("|") else None
-
-
-def _true_months(masked: str, original: str) -> str:
-    """The masked text with "May" put back where the mask wrote "Jun" (``nlp.months_apart`` keeps
-    the month from reading as the modal; a date must read as the month it is)."""
-    if "Jun" not in masked:
-        return masked
-    return _JUN.sub(lambda m: original[m.start():m.end()] if original[m.start():m.end()] == "May" else "Jun", masked)
 
 
 def _record_names(text: str, s: int, e: int) -> frozenset[str]:

@@ -147,7 +147,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         found = index.search(re.compile(rf"(?<![\w.])v?{re.escape(q.text)}\.\d+\b"), q.text)
         if found is not None:  # "toolchain 1.79" is rustc 1.79.0
             return NumberVerdict("grounded", f"the version {found[1].group(0)} in {found[0].event_id} begins with it")
-    unfollowed = _unfollowed(claim, q, index, stated or [e for r in rows for e in r.quantities])
+    unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
@@ -175,7 +175,7 @@ def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
         return None
     n = int(q.value)
     names = [k for k in claim.keys if strong(k) and any(ch.isalpha() for ch in k)]
-    lines = lines_naming(n, names, (t for k in names for t in index.texts_with(k)))
+    lines = lines_naming(n, names, index.texts_with)
     if lines is not None:
         return f"{n} lines of {lines[1].event_id} name {lines[0]}"
     size = records_with(n, q.noun, tables)
@@ -187,7 +187,7 @@ def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
     return None
 
 
-def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequence[Quantity]) -> str | None:
+def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterable[Quantity]) -> str | None:
     """Why a number no evidence states may still come from the evidence, by steps this pass does
     not follow (then it is no sign of invention). Not for a percentage or a ratio: one division or
     one change gives those, and ``derive`` tried them. For an amount, a count or a span: the
@@ -196,12 +196,10 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequenc
     evidence gives other amounts for what it is about (a total of its records)."""
     if q.family in ("percent", "ratio"):
         return None
-    kin = [e for e in stated if e.family == q.family or e.bare and q.family in ("money", "count", None)]
-    if q.family == "money" and not any(e.family == "money" for e in kin):
-        kin = []  # an amount is computed from an amount: "5 × 4 visits" is no price
-    if claim.computed and len(kin) >= 2:
+    kin = _kin(q, stated)
+    if claim.computed and kin >= 2:
         return f"the sentence computes {claim.text!r}, by steps the arithmetic search does not reproduce"
-    if q.approx and kin:
+    if q.approx and kin >= 1:
         return f"{claim.text!r} is a rounded figure no evidence states; it may round a computed one"
     if q.family != "money":
         return None
@@ -212,6 +210,18 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Sequenc
         return (f"the evidence gives other numbers for {_names(claim.keys & about.keys)}; {claim.text!r} may be "
                 f"computed from them")
     return None
+
+
+def _kin(q: Quantity, stated: Iterable[Quantity]) -> int:
+    """How many evidence numbers (0, 1 or 2: read only as far as needed) are of the claim's kind;
+    for an amount, none unless one of them is an amount ("5 × 4 visits" is no price)."""
+    count, money = 0, False
+    for e in stated:
+        if e.family == q.family or e.bare and q.family in ("money", "count", None):
+            count, money = min(count + 1, 2), money or e.family == "money"
+            if count == 2 and (money or q.family != "money"):
+                break
+    return 0 if q.family == "money" and not money else count
 
 
 def _year(q: Quantity) -> bool:

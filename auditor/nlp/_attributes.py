@@ -99,8 +99,7 @@ class CompiledAttributes:
         for start, token in enumerate(doc):
             key = (token.tag_, token.lower_, token.dep_, token.is_space)
             if key not in seen:  # one-token rules read only these four values
-                seen[key] = tuple(rule.order for rule in self._candidates(token)
-                                  if len(rule.tests) == 1 and rule.target(doc, start) is not None)
+                seen[key] = tuple(rule.order for rule in self._candidates(token) if rule.target(doc, start) is not None)
             hits.extend((order, start, start) for order in seen[key])
             for rule in self._candidates(token, longer=True):
                 target = rule.target(doc, start)

@@ -51,10 +51,21 @@ PLACEHOLDER_LEAD = "Xx"
 _MONTH_MAY = re.compile(r"(?<=[\s(]\d )May\b|(?<=[\s(]\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d{1,2}\b)")
 
 
+_JUN = re.compile(r"\bJun\b")
+
+
 def months_apart(text: str) -> str:
     """``text`` with the month May next to a number ("by 30 May", "May 2") written as another
     month of the same length, so that no cue reader takes it for the modal."""
     return _MONTH_MAY.sub("Jun", text)
+
+
+def may_restored(masked: str, original: str) -> str:
+    """A masked text with "May" put back where ``months_apart`` wrote "Jun": what reads a date
+    off the masked text must read the month it is."""
+    if "Jun" not in masked:
+        return masked
+    return _JUN.sub(lambda m: original[m.start():m.end()] if original[m.start():m.end()] == "May" else "Jun", masked)
 
 
 def _placeholder(length: int) -> str:
