@@ -149,6 +149,14 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
     (_tool("errors: 30\nrequests: 120"), "Errors were 300% of requests.", "300%", "invented"),
     # and an amount with no amount in sight
     (_tool("age 5\nvisits planned: 4"), "Four visits cost $20.00 in total.", "$20.00", "invented"),
+    # a count the evidence may give by steps not followed (two distinct counts visible), even when
+    # the sentence does not say it computes
+    (_tool("shard-a: 1,204 rows\nshard-b: 1,198 rows"), "The backfill wrote 2,390 rows.", "2,390 rows",
+     "needs_semantic"),
+    # but one number of its kind, however often it appears, gives nothing by itself
+    (_tool('{"days_late": 6}\ndays_late=6'), "The p95 latency is 340 ms.", "340 ms", "invented"),
+    # and a count is only counted from whole numbers
+    (_tool("budget 31.4\nratio 0.5\nlimit 15"), "It is used in 2 files.", "2 files", "invented"),
 ])
 def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstream: list[dict[str, Any]],
                                                            handoff: str, quote: str, verdict: str) -> None:

@@ -17,7 +17,10 @@ In order, the first that applies decides:
 5. **aligned on a word**: a structured row of tool output (a ``"key": value`` pair, a short
    ``key: value`` or table line) that shares a plain word with the claim ("disk", "total") gives
    another number of the same family -> ``contradicted``;
-6. otherwise ``invented`` (``unverifiable`` when the source's observations are only partly
+6. **not followed**: an amount, a count or a span when the evidence has two or more numbers of
+   its kind (or the figure is rounded): they may give it by steps the search does not follow
+   -> ``needs_semantic``;
+7. otherwise ``invented`` (``unverifiable`` when the source's observations are only partly
    captured).
 
 Dates match as (month, day[, year]); a date nothing states is ``needs_semantic`` (deadlines
@@ -191,14 +194,18 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
     """Why a number no evidence states may still come from the evidence, by steps this pass does
     not follow (then it is no sign of invention). Not for a percentage or a ratio: one division or
     one change gives those, and ``derive`` tried them. For an amount, a count or a span: the
-    sentence says it computes it from numbers of its kind the evidence has ("£11,280.00 inc VAT",
-    not "$20.00" where no price is visible), or it is a rounded figure; for an amount also, the
-    evidence gives other amounts for what it is about (a total of its records)."""
+    evidence has two or more numbers of its kind, which a sum, a count or a conversion the search
+    does not try may give it from ("£11,280.00 inc VAT"; not "$20.00" where no price is visible;
+    on the labelled sets two in three of the numbers so routed were grounded or miscomputed, not
+    invented), or it is a rounded figure; for an amount also, the evidence gives other amounts for
+    what it is about (a total of its records)."""
     if q.family in ("percent", "ratio"):
         return None
     kin = _kin(q, stated)
-    if claim.computed and kin >= 2:
-        return f"the sentence computes {claim.text!r}, by steps the arithmetic search does not reproduce"
+    if kin >= 2:
+        how = "the sentence computes it" if claim.computed else "the evidence has numbers of its kind"
+        return f"{claim.text!r} appears nowhere, but {how}: it may come from them by steps the arithmetic " \
+               f"search does not reproduce"
     if q.approx and kin >= 1:
         return f"{claim.text!r} is a rounded figure no evidence states; it may round a computed one"
     if q.family != "money":
@@ -213,15 +220,20 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
 
 
 def _kin(q: Quantity, stated: Iterable[Quantity]) -> int:
-    """How many evidence numbers (0, 1 or 2: read only as far as needed) are of the claim's kind;
-    for an amount, none unless one of them is an amount ("5 × 4 visits" is no price)."""
-    count, money = 0, False
+    """How many distinct evidence numbers (0, 1 or 2: read only as far as needed) are of the
+    claim's kind; for an amount, none unless one of them is an amount ("5 × 4 visits" is no price);
+    for a count, only whole numbers ("31.4" counts nothing)."""
+    seen: set[float] = set()
+    money = False
     for e in stated:
+        if q.family == "count" and not float(e.value).is_integer():
+            continue
         if e.family == q.family or e.bare and q.family in ("money", "count", None):
-            count, money = min(count + 1, 2), money or e.family == "money"
-            if count == 2 and (money or q.family != "money"):
+            seen.add(e.value)
+            money = money or e.family == "money"
+            if len(seen) == 2 and (money or q.family != "money"):
                 break
-    return 0 if q.family == "money" and not money else count
+    return 0 if q.family == "money" and not money else min(len(seen), 2)
 
 
 def _year(q: Quantity) -> bool:
