@@ -14,7 +14,7 @@ from labelled_claims import claim_check, handoff_verdicts
 
 from auditor.checks import CheckFn
 from auditor.claims import extract_claims, tabular
-from auditor.claims._quantity import named_unit, quantities
+from auditor.claims._quantity import dates, named_unit, quantities
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +105,26 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
     got = handoff_verdicts(check, _tool('{"eta": "2025-05-14"}'), "The ETA is 14 May.")
     assert ("14 May", "grounded") in got
     assert [c.date for c in extract_claims("The ETA is 14 May.") if c.date] == [(5, 14, None)]
+
+
+@pytest.mark.parametrize(("text", "claimed", "stated"), [
+    ("validated on 21/02/2025", [(2, 21, 2025)], [(2, 21, 2025)]),  # day first: 21 is no month
+    ("due 12/25/2024", [(12, 25, 2024)], [(12, 25, 2024)]),  # month first: 25 is no month
+    ("signed 01.03.2025", [(3, 1, 2025)], [(3, 1, 2025)]),  # dotted dates are day first
+    ("came in on 27/03", [(3, 27, None)], [(3, 27, None)]),
+    ("on 03/04/2025", [], [(4, 3, 2025), (3, 4, 2025)]),  # either way round: a claim unknown, evidence both
+    ("3/4 of them, 24/7, 12.7% (9/63), 10/12 passed, v1.2.3, 2.3.20", [], []),  # fractions and versions
+])
+def test_numeric_dates(text: str, claimed: list[tuple[int, int, int | None]],
+                       stated: list[tuple[int, int, int | None]]) -> None:
+    assert [d for _, _, d in dates(text)] == claimed
+    assert [d for _, _, d in dates(text, ambiguous=True)] == stated
+
+
+def test_a_numeric_date_is_grounded_by_an_iso_one(check: CheckFn) -> None:
+    upstream = _tool('{"id": "OBS-2", "received": "2025-03-19"}')
+    assert ("19/03", "grounded") in handoff_verdicts(check, upstream, "OBS-2 came in on 19/03.")
+    assert ("27/03", "grounded") not in handoff_verdicts(check, upstream, "OBS-2 came in on 27/03.")
 
 
 @pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [

@@ -24,7 +24,12 @@ MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|au
 DATE = re.compile(
     rf"\b(?P<iy>(?:19|20)\d\d)-(?P<im>[01]\d)-(?P<id>[0-3]\d)(?!\d)"
     rf"|\b(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?P<m1>{MONTH})(?:,?\s+(?P<y1>(?:19|20)\d\d)(?!-))?\b"
-    rf"|\b(?P<m2>{MONTH})\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?:[\d:]+\s+)?(?P<y2>(?:19|20)\d\d))?",
+    rf"|\b(?P<m2>{MONTH})\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b(?!:)(?:,?\s+(?:[\d:]+\s+)?(?P<y2>(?:19|20)\d\d))?"
+    # numeric: 21/02/2025, 12/25/2024, 01.03.2025 (dotted: day first, with four digits of year, or it is
+    # a version), and without a year only where the day comes first and cannot be a month (27/03)
+    rf"|(?<![\w/.])(?P<a>[0-3]?\d)(?:/(?P<b>[0-3]?\d)/(?P<y3>(?:19|20)?\d\d)|\.(?P<b4>[0-3]?\d)\.(?P<y4>(?:19|20)\d\d))"
+    rf"(?![\w/]|\.\d)"
+    rf"|(?<![\w/.])(?P<a5>1[3-9]|2\d|3[01])/(?P<b5>0[1-9]|1[0-2])(?![\w/]|\.\d)",
     re.IGNORECASE)
 CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])|"
                    r"(?::(?P<m2>[0-5]\d))?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)
@@ -212,11 +217,28 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written)
 
 
-def dates(text: str) -> list[tuple[int, int, tuple[int, int, int | None]]]:
-    """(start, end, (month, day, year or None)) for every date of ``text``."""
+def dates(text: str, ambiguous: bool = False) -> list[tuple[int, int, tuple[int, int, int | None]]]:
+    """(start, end, (month, day, year or None)) for every date of ``text``. A numeric date whose
+    day and month could be either way round (03/04/2025) is read both ways if ``ambiguous`` (what
+    evidence may state), else not at all (what a claim states is then unknown)."""
     out: list[tuple[int, int, tuple[int, int, int | None]]] = []
     for m in DATE.finditer(text):
         year: int | None
+        if m.group("a"):
+            first, second = int(m.group("a")), int(m.group("b") or m.group("b4"))
+            y = m.group("y3") or m.group("y4")
+            year = int(y) + (2000 if len(y) == 2 else 0)
+            day_first = first > 12 or first == second or m.group("b4") is not None  # 01.03.2025 is European
+            readings = [(second, first)] if day_first else [(first, second)] if second > 12 else \
+                [(second, first), (first, second)]
+            if len(readings) == 2 and not ambiguous:
+                continue
+            out.extend((m.start(), m.end(), (month, day, year)) for month, day in readings
+                       if 1 <= month <= 12 and 1 <= day <= 31)
+            continue
+        if m.group("a5"):
+            out.append((m.start(), m.end(), (int(m.group("b5")), int(m.group("a5")), None)))
+            continue
         if m.group("iy"):
             month, day, year = int(m.group("im")), int(m.group("id")), int(m.group("iy"))
         else:

@@ -99,7 +99,7 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
     names = field_names(text)
     found = [typed(q, unit) if q.bare and (unit := named_unit(names.get(q.start, ""))) else q for q in found]
     starts = [q.start for q in found]
-    all_dates, all_clocks = dates(text), clocks(text)
+    all_dates, all_clocks = dates(text, ambiguous=True), clocks(text)
     out = []
     for start, end in dict.fromkeys(spans):
         piece = text[start:end]
