@@ -337,6 +337,9 @@ def test_lint_and_test_runner_outputs(check: CheckFn, result: str, exit_code: in
     ([("bash", "ls")], "I verified the migration on staging.", "needs_semantic"),
     ([("bash", "ls")], "We modified the parser to skip blanks.", "needs_semantic"),
     ([], "I ran the tests.", "invented"),
+    # a call of the verb's kind whose object is not named in it: maybe the same act, for the graders
+    ([("bash", "pytest -q tests/billing")], "Tested commit 9f2c4e1 on staging.", "needs_semantic"),
+    ([("bash", "ls -la")], "Tested commit 9f2c4e1 on staging.", "invented"),
 ])
 def test_actions_need_an_own_call_of_their_kind(check: CheckFn, calls: list[tuple[str, str]], handoff: str,
                                                 verdict: str) -> None:
