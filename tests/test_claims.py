@@ -329,6 +329,45 @@ def test_lint_and_test_runner_outputs(check: CheckFn, result: str, exit_code: in
     assert got[0][1] == verdict, got
 
 
+CARGO_TWO_BINARIES = """running 58 tests
+test result: ok. 56 passed; 0 failed; 2 ignored; 0 measured; 0 filtered out; finished in 1.84s
+     Running tests/integration.rs
+running 12 tests
+test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 6.02s"""
+JEST = """Tests:       2 failed, 1 skipped, 316 passed, 319 total
+Test Suites: 1 failed, 47 passed, 48 total
+Snapshots:   1 obsolete, 62 passed, 62 total
+Time:        84.213 s"""
+
+
+@pytest.mark.parametrize(("command", "result", "exit_code", "handoff", "verdict"), [
+    # cargo prints a summary per test binary: the run is their sum
+    ("cargo test", CARGO_TWO_BINARIES, 0, "68 passed across unit and integration.", "grounded"),
+    ("cargo test", CARGO_TWO_BINARIES.replace("ok. 56 passed; 0 failed", "FAILED. 55 passed; 1 failed"), 101,
+     "cargo tests pass.", "contradicted"),
+    # jest's suite and snapshot lines count no tests
+    ("npx jest --ci", JEST, 1, "316/319 passing.", "grounded"),
+    ("npx jest --ci", JEST, 1, "62 passed.", "contradicted"),
+])
+def test_runner_summaries_of_several_lines(check: CheckFn, command: str, result: str, exit_code: int, handoff: str,
+                                           verdict: str) -> None:
+    got = _verdicts(check, [{"tool": "bash", "command": command, "result": result, "exit_code": exit_code}], handoff)
+    assert got[0][1] == verdict, got
+
+
+def test_counts_of_an_earlier_run_report_that_run() -> None:
+    check = claim_check()
+    full = {"tool": "bash", "command": "pytest tests/billing", "exit_code": 1,
+            "result": "==== 1 failed, 406 passed, 3 skipped in 71.90s ===="}
+    rerun = {"tool": "bash", "command": "pytest --lf tests/billing", "exit_code": 0, "result": "1 passed in 3.02s"}
+    # a rerun of part of the suite does not replace the full run's counts
+    assert _verdicts(check, [full, rerun], "Results: 406 passed, 1 failed.")[0][1] == "grounded"
+    # a full run after it does: which one the claim means is for the graders
+    later = {**rerun, "result": "==== 407 passed, 3 skipped in 70.2s ===="}
+    assert _verdicts(check, [full, later], "Results: 406 passed, 1 failed.")[0][1] == "needs_semantic"
+    assert _verdicts(check, [full, later], "Results: 405 passed, 2 failed.")[0][1] == "contradicted"
+
+
 @pytest.mark.parametrize(("calls", "handoff", "verdict"), [
     ([("gh", "gh run view 8812345")], "I've opened an issue labelled ci-failure.", "invented"),
     ([("gh", "gh issue create --label ci-failure")], "I've opened an issue labelled ci-failure.", "grounded"),

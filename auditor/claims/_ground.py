@@ -152,6 +152,12 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
             and all(latest.outcome.count(name) == n for name, n in claim.counts)
         if passes_only:  # "57 pass" says how many passed, not that nothing failed
             return Grounding("grounded", what, ref)
+        reported = _reported_run(claim, runs)
+        if reported is not None and reported is not latest:
+            said = f"its counts are those of {reported.call.id}; {what}"
+            if _size(latest) < _size(reported):  # "--lf", one file: a partial rerun does not replace the counts
+                return Grounding("grounded", f"{said}, a rerun of part of it", _run_ref(reported))
+            return Grounding("needs_semantic", said, _run_ref(reported))
         if not _agrees(claim, latest.outcome.passed):
             return Grounding("contradicted", what, ref)
         if counted:
@@ -168,6 +174,20 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
                          ref)
     return Grounding("invented", f"no {category} run is visible to {evidence.source}, and no upstream message "
                                  f"reports one")
+
+
+def _reported_run(claim: Claim, runs: list[Run]) -> Run | None:
+    """The latest run whose counts are every count the claim gives (two or more of them: "406
+    passed, 1 failed"), if any: the run the claim reports."""
+    if len(claim.counts) < 2:
+        return None
+    return next((r for r in reversed(runs) if all(r.outcome.count(name) == n for name, n in claim.counts)), None)
+
+
+def _size(run: Run) -> int:
+    """How many tests a run counted: its total, else the sum of its counts."""
+    total = run.outcome.count("total")
+    return total if total is not None else sum(n for _, n in run.outcome.counts)
 
 
 def _ground_earlier(claim: Claim, runs: list[Run], category: str) -> Grounding:

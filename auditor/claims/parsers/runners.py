@@ -3,7 +3,9 @@
 Test-runner summaries: pytest (``3 failed, 41 passed in 2.1s``), jest/vitest (``Tests: 1 failed,
 41 passed, 42 total``), unittest (``Ran 7 tests`` ... ``OK`` / ``FAILED (failures=1)``), go test
 (``ok  pkg 0.4s`` / ``--- FAIL`` / ``FAIL pkg``) and cargo test (``test result: ok. 42 passed``).
-The last summary line of the output decides: a rerun printed later wins.
+The last summary line of the output decides: a rerun printed later wins. Except for cargo, which
+prints one ``test result:`` line per test binary (unit tests, each integration test file, doc
+tests): its run is the sum of them, and failed if any of them failed.
 
 Linters and type checkers: ruff (``All checks passed!`` means 0 errors, ``Found N errors.``),
 mypy (``Success: no issues found``, ``Found N errors in M files``), eslint (``✖ N problems``) and
@@ -18,7 +20,9 @@ from ._registry import Reading, register
 
 _COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|xpassed|deselected|total)\b",
                     re.IGNORECASE)
-_SUMMARY_LINE = re.compile(r"^.*\b\d[\d,]*\s+(?:passed|failed)\b.*$", re.MULTILINE | re.IGNORECASE)
+#: A summary line of counts; jest's and vitest's lines for suites, files and snapshots count no tests.
+_SUMMARY_LINE = re.compile(r"^(?!.*\b(?:Test Suites|Snapshots|Test Files)\b).*\b\d[\d,]*\s+(?:passed|failed)\b.*$",
+                           re.MULTILINE | re.IGNORECASE)
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in", re.MULTILINE)
 _UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
 _GO_FAIL = re.compile(r"^(?:--- FAIL:.*|FAIL\t.*)$", re.MULTILINE)
@@ -31,12 +35,13 @@ def parse_tests(text: str) -> Reading | None:
     counts: dict[str, int] = {}
     line: tuple[int, int] | None = None
     summaries = list(_SUMMARY_LINE.finditer(text))
-    if summaries:
-        summary = summaries[-1]
+    binaries = list(_CARGO.finditer(text))
+    for summary in binaries if len(binaries) > 1 else summaries[-1:]:
         line = (summary.start(), summary.end())
         for m in _COUNT.finditer(summary.group(0)):
             word = m.group(2).lower()
-            counts["error" if word.startswith("error") else word] = int(m.group(1).replace(",", ""))
+            word = "error" if word.startswith("error") else word
+            counts[word] = counts.get(word, 0) + int(m.group(1).replace(",", ""))
     ran = _UNITTEST_RAN.search(text)
     if ran is not None:
         counts.setdefault("total", int(ran.group(1)))
@@ -49,7 +54,7 @@ def parse_tests(text: str) -> Reading | None:
     for pattern, passed in ((_CARGO, None), (_GO_FAIL, False), (_GO_OK, True)):
         hit = pattern.search(text)
         if hit is not None:
-            state = passed if passed is not None else hit.group(1) == "ok"
+            state = passed if passed is not None else all(b.group(1) == "ok" for b in binaries)
             return Reading("tests", state, False, tuple(counts.items()), line or (hit.start(), hit.end()))
     if counts or end is not None:
         passed = bool(counts.get("passed")) or (end is not None and end.group(1) == "OK")
