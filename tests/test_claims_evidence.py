@@ -226,3 +226,14 @@ def test_a_table_row_sums_only_what_it_says_it_sums(check: CheckFn) -> None:
     upstream = _tool("budget lines: indirect 2235, total 24585")
     handoff = "| Item | Amount |\n|---|---|\n| Direct costs | $22,350 |\n| Indirect | $2,235 |\n| Total | ~$24.6k |"
     assert ("$22,350", "contradicted") not in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("81bd3c2 test: flaky timer fix", []),  # the head of a hash is no number
+    ("c0ffe12 a13f9e2 4e77a10", []),
+    ("d_aph = 249_261_000  # km", [249261000.0]),  # digits grouped as code writes them
+    ("c ≈ 3×10^5 km/s, 2^10 = 1024", [1024.0]),  # a power is read as no number
+    ("5x faster, 3 pods, 4k users", [5.0, 3.0, 4000.0]),
+])
+def test_numbers_inside_ids_and_code(text: str, read: list[float]) -> None:
+    assert [q.value for q in quantities(text)] == read

@@ -40,7 +40,7 @@ NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
     r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
-    r"(?<![\w.,/-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+    r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
     r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
     r"(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
@@ -56,6 +56,8 @@ _SIZE = {"b": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "k
 _LENGTH = {"mm": 1e-3, "cm": 1e-2, "km": 1e3, "kms": 1e3, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0,
            "kilometer": 1e3, "kilometers": 1e3, "kilometre": 1e3, "kilometres": 1e3, "mi": 1609.344, "mile": 1609.344,
            "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048}
+_ATTACHED = re.compile(r"[A-Za-z_]+\d")
+_POWER = re.compile(r"\s?(?:[×x*]\s?10)?\^")
 _BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib"}
 _MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
          "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
@@ -141,6 +143,8 @@ def quantities(text: str) -> list[Quantity]:
         start = m.start("num") - (1 if m.group("sign") else 0)
         if start in covered or _ORDINAL.match(text, m.end("num")):
             continue  # "the 17th" is a day or a rank, not seventeen of something
+        if not (m.group("unit") or m.group("scale")) and _ATTACHED.match(text, m.end()) or _POWER.match(text, m.end()):
+            continue  # "81bd3c2", "4e77a10": the head of a hash or an id; "3×10^5": a power, read as no number
         q = _quantity(m)
         if q is not None:
             out.append(_qualified(q, text))
@@ -168,7 +172,7 @@ def _qualified(q: Quantity, text: str) -> Quantity:
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
     num = m.group("num")
-    value = float(num.replace(",", ""))
+    value = float(num.replace(",", "").replace("_", ""))  # 249_261_000 as code writes it
     if m.group("sign") in ("-", "−"):
         value = -value
     step = _decimals_step(num)
