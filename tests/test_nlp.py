@@ -116,6 +116,12 @@ def test_an_opening_word_that_heads_a_subject_is_no_imperative(analyzer: TextAna
     ("nothing may be scheduled before 9am", "try to avoid anything before 9am", None),
     # a report of none is no negated bound: "no rainy days with at least 0.5mm" still counts from 0.5mm
     ("count the rainy days with at least 0.5mm of rain", "there were no rainy days with at least 0.5mm", None),
+    ("keep it under 12 hours", "it may go above 12 hours", "12"),
+    # the same number of another unit is another quantity
+    ("then at most 2x per step", "about 2x per step, at least 2h per step", None),
+    # a negated act after the bound: the bound may say whom the rule is for, so no side is read
+    ("do not submit any reclaim under chf 100", "anything under chf 100 is not to be filed", None),
+    ("items over 23 kg must never be slotted above shoulder height", "anything over 23 kg needs two people", None),
 ])
 def test_a_bound_turned_to_the_other_side(upstream: str, handoff: str, turned: str | None) -> None:
     from auditor.checks._bounds import turned_bound

@@ -1,6 +1,7 @@
 """A number a restated rule bounds from the other side: "at least 4.5/5" upstream, "at most
 4.5/5" in the handoff. A negation just before a bound turns it ("never after 22:00" and "before
-22:00" agree; "Nothing departing before 7am" and "don't book anything leaving before 7am" too), and a side is read only when the text says one."""
+22:00" agree; "Nothing departing before 7am" and "don't book anything leaving before 7am" too), and a side is read only when the text says one: not for a number of another unit, nor for a bound a
+negated act follows."""
 
 from __future__ import annotations
 
@@ -18,24 +19,52 @@ _LESSER = (r"(?<!no )(?<!not )\b(?:at most|no more than|not more than|maximum of
 _NONE = re.compile(r"\b(?:nothing|none|nobody|no one|avoid(?:s|ing)?)\b")  # "Nothing departing before 7am", "avoid …"
 
 
+_NUMBER = re.compile(r"(\d[\d:.,/]*\d|\d)(?![\d:.,/])(?:\s?([a-z%]+))?")
+#: A negated act after a bound: "Anything under CHF 100 is not to be filed" says what "do not submit
+#: anything under CHF 100" says, but "Items over 23 kg must never go above shoulder height" bounds
+#: only whom the rule is for. Either way the side is not read.
+_NOT_DONE = re.compile(r"\b(?:(?:is|are|be|was|were) not\b|isn't|aren't|(?:must|may|shall|should|will|can) not\b|"
+                       r"mustn't|cannot|can't|won't|shouldn't|never\b)")
+
+
 def turned_bound(low_up: str, low: str) -> str | None:
     """A number the two sides bound from opposite sides, a negation just before a bound counted:
-    "at least 4.5" -> "at most 4.5" (while "never after 22:00" and "before 22:00" agree)."""
-    shared = {m.group(0) for m in re.finditer(r"\d[\d:.,/]*\d|\d", low_up)} & {
-        m.group(0) for m in re.finditer(r"\d[\d:.,/]*\d|\d", low)}
-    for n in sorted(shared):
-        sides = [_side(text, n) for text in (low_up, low)]
+    "at least 4.5" -> "at most 4.5" (while "never after 22:00" and "before 22:00" agree). The number
+    must be the same quantity on both sides: where both write a unit after it, the same unit ("at
+    most 2x" and "at least 2h" bound different things)."""
+    units_up, units = _units(low_up), _units(low)
+    for n in sorted(units_up.keys() & units.keys()):
+        same = units_up[n] & units[n] if units_up[n] and units[n] else None
+        if same == set():
+            continue
+        sides = [_side(text, n, same) for text in (low_up, low)]
         if 0 not in sides and sides[0] != sides[1]:
             return n
     return None
 
 
-def _side(low: str, n: str) -> int:
-    """+1 when ``low`` bounds ``n`` from below (at least n), -1 from above, 0 when it does not say."""
+def _units(low: str) -> dict[str, set[str]]:
+    """Each number of ``low`` with the unit words written after it (none for a bare one)."""
+    found: dict[str, set[str]] = {}
+    for m in _NUMBER.finditer(low):
+        found.setdefault(m.group(1), set()).update([m.group(2)] if m.group(2) else [])
+    return found
+
+
+def _side(low: str, n: str, units: set[str] | None = None) -> int:
+    """+1 when ``low`` bounds ``n`` from below (at least n), -1 from above, 0 when it does not say.
+    With ``units``, only where ``n`` is written with one of them."""
     found = set()
     for sign, pattern in ((1, _GREATER), (-1, _LESSER)):
         for m in re.finditer(pattern.format(n=re.escape(n)), low):
+            at = m.start() + m.group(0).find(n, 0 if m.group(0)[:1].isdigit() else len(m.group(0)) - len(n))
+            unit = re.match(r"\s?([a-z%]+)", low[at + len(n):])
+            if units is not None and (unit is None or unit.group(1) not in units):
+                continue
             before = low[max(0, m.start() - 30):m.start()]
+            after = re.split(r"[.;,:!?]", low[m.end():m.end() + 60], maxsplit=1)[0]
+            if _NOT_DONE.search(after) is not None:
+                return 0  # the bound qualifies what the negated act is about: which side it keeps is unsure
             negated = NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None
             found.add(-sign if negated else sign)
     return found.pop() if len(found) == 1 else 0
