@@ -229,7 +229,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     low = words.lower()
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))
             if m.start() <= reach or _trailing(low, m.end())]
-    negated = _negated(low[:reach + 1])
+    condition = _LEADING_CONDITION.match(low)
+    negated = _negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
     governs = _negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
         [m.group(0) for m in OK_PATTERN.finditer(low)])
@@ -331,6 +332,8 @@ _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am go
                    r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
+#: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
+_LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
 
