@@ -332,6 +332,8 @@ _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am go
                    r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
+_CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
+                              r"\s*[.!;]?\s*$")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
@@ -339,8 +341,10 @@ _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(
 
 
 def _trailing(low: str, at: int) -> bool:
-    """A hedge that ends its clause ("..., SSE-KMS if possible") governs the whole clause."""
-    return len(re.findall(r"[a-z]+", low[at:])) <= 2
+    """A hedge that ends its clause ("..., SSE-KMS if possible") governs the whole clause; so does
+    a modal or hedge before the clause's closing passive ("sample sizes under 25 g should ideally
+    be left out")."""
+    return len(re.findall(r"[a-z]+", low[at:])) <= 2 or _CLOSING_PASSIVE.match(low, at) is not None
 
 
 def _cued(text: str) -> bool:
