@@ -71,6 +71,10 @@ _GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
 _GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
 _GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
 _GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
+_APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
+_WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
+_APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must (?:get|have))\b[^.;]{{0,30}}\b"
+                              rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
 _GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
@@ -289,6 +293,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             polarity = c.polarity  # "never land after 22:00" = "land before 22:00"
         elif _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low) and not _gate_restated(upstream.lower(), low):
             polarity = c.polarity  # "needs approval first" = "don't post until approved"
+        elif _WITHOUT_APPROVAL.search(upstream.lower()) and _APPROVAL_NEEDED.search(low) and not permission:
+            polarity = c.polarity  # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
         elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
             return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}",
                            conflict=relation != "none")
