@@ -193,7 +193,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         low = text.lower()
         names_excluded = bool(excluded) and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded)
         if excluded and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded) and not _negated(low) \
-                and not _KEEPS_OUT.search(low) and not reports_done(low) and (
+                and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
@@ -242,8 +242,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
-    hedged = any(m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or _trailing(low, m.end())
-                 for m in HEDGE_PATTERN.finditer(low))
+    own_numbers = {_digits(k.text) for k in c.keys if k.kind == "number"}
+    hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or _trailing(low, m.end()))
+                 and not _other_value(low, m, own_numbers) for m in HEDGE_PATTERN.finditer(low))
     hedged = hedged or (_TRAILING_IF.search(low, reach) is not None and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
@@ -338,12 +339,30 @@ _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am go
                    r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
+_APPROXIMATIONS = frozenset({"about", "around", "roughly", "approximately"})
+_APPROXIMATED = re.compile(r"\s+([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:thousand|million)\b)?)")
 _CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
                               r"\s*[.!;]?\s*$")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
+
+
+def _other_value(low: str, hedge: re.Match[str], numbers: set[str]) -> bool:
+    """An approximation of a number that is not the rule's ("about 170 g at 227 g/cup" for a rule
+    on 227 g) hedges that value, not the rule."""
+    value = _APPROXIMATED.match(low, hedge.end())
+    return hedge.group(0) in _APPROXIMATIONS and value is not None and _digits(value.group(1)) not in numbers
+
+
+def _digits(number: str) -> float | None:
+    """The value a number is written for ("50,000", "50k" -> 50000.0)."""
+    m = re.match(r"[$\u20ac\u00a3~]?(\d[\d,]*(?:\.\d+)?)(?:(k|m|bn)\b|\s(thousand|million)\b)?", number.strip())
+    if m is None:
+        return None
+    scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9}.get(m.group(2) or m.group(3) or "", 1.0)
+    return float(m.group(1).replace(",", "")) * scale
 
 
 def _trailing(low: str, at: int) -> bool:
