@@ -440,7 +440,8 @@ def _negation_governs(action: str | None, low: str) -> bool:
         return False
     own = word_forms(action)
     for m in re.finditer(r"\b(?:not|never|no|n't|without|nothing|none)\b", low):
-        following = re.findall(r"[a-z]+", low[m.end():m.end() + 40])[:3]
+        # a hyphenated compound is one word, headed by its last part: "no test-dropping shards" drops
+        following = [w.rsplit("-", 1)[-1] for w in re.findall(r"[a-z]+(?:-[a-z]+)*", low[m.end():m.end() + 40])[:3]]
         if any(word_forms(w) & own for w in following):
             return True
     return False

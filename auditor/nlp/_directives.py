@@ -225,7 +225,9 @@ def _heads_a_subject(following: Any) -> bool:
 
 def _action(doc: Any, start: int, end: int, cue: tuple[int, int]) -> Any | None:
     following = [t for t in doc if cue[1] <= t.idx < end and not t.is_punct]
-    if following and following[0].pos_ != "VERB" and following[0].lower_ in KNOWN_VERBS:
+    # "no test-dropping shards": the first word of a hyphenated compound is a modifier, not the act
+    compound = bool(following) and following[0].i + 1 < len(doc) and doc[following[0].i + 1].text == "-"
+    if following and following[0].pos_ != "VERB" and following[0].lower_ in KNOWN_VERBS and not compound:
         return following[0]
     if following and following[0].lower_ == "be" and len(following) > 1 and following[1].pos_ != "VERB":
         return following[0]  # "must be at most 30 characters": a state, not the verb of a later phrase
