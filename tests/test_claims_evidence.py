@@ -237,3 +237,12 @@ def test_a_table_row_sums_only_what_it_says_it_sums(check: CheckFn) -> None:
 ])
 def test_numbers_inside_ids_and_code(text: str, read: list[float]) -> None:
     assert [q.value for q in quantities(text)] == read
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote"), [
+    # a number an upstream rule bounds is a threshold, not the subject's value
+    ([{"message": "The SLO to hit: p95 under 300 ms at 200 RPS."}], "Measured p95 611 ms at 200 RPS.", "611 ms"),
+    ([{"message": "Nothing above €40 per head is reimbursable."}], "Food per head came to €43.", "€43"),
+])
+def test_a_bound_in_a_rule_contradicts_no_value(upstream: list[dict[str, Any]], handoff: str, quote: str) -> None:
+    assert (quote, "contradicted") not in handoff_verdicts(claim_check(), upstream, handoff)

@@ -49,6 +49,10 @@ _PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap y
 _MAX_WEAK_ROWS = 32
 _SHORT_VERSION = re.compile(r"\d+\.\d+")
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
+#: A number written as a bound ("under 300 ms", "no more than $300", "< 0.5%") is a threshold, not a value.
+_BOUND = re.compile(r"[<>≤≥]=?\s*[$€£]?\d|\b(?:under|below|above|over|less than|more than|fewer than|at most|at least|"
+                    r"up to|no more than|not more than|no less than|max(?:imum)?|min(?:imum)?|within|exceeds?)\s+"
+                    r"(?:[a-z]+\s+)?[$€£]?\d", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -277,9 +281,11 @@ def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
 
 
 def _reading(row: Row) -> bool:
-    """A row of prose that can give a subject's value: one short sentence that states no rule or
-    condition ("If disk passes 95%, page me" and "post updates every 30 min" are no readings)."""
-    return len(row.text) <= 200 and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None
+    """A row of prose that can give a subject's value: one short sentence that states no rule, no
+    condition and no bound ("If disk passes 95%, page me", "post updates every 30 min", "p95 under
+    300 ms", "Nothing above €40 per head" are no readings)."""
+    return len(row.text) <= 200 and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None \
+        and _BOUND.search(row.text) is None
 
 
 def _several_columns(row: Row) -> bool:
