@@ -246,3 +246,9 @@ def test_numbers_inside_ids_and_code(text: str, read: list[float]) -> None:
 ])
 def test_a_bound_in_a_rule_contradicts_no_value(upstream: list[dict[str, Any]], handoff: str, quote: str) -> None:
     assert (quote, "contradicted") not in handoff_verdicts(claim_check(), upstream, handoff)
+
+
+def test_a_name_the_sentence_sets_aside_is_no_claim() -> None:
+    claims = extract_claims("Trigger stays `pull_request` (not `pull_request_target`), so forks get no secrets.")
+    assert [c.text for c in claims if c.kind == "identifier"] == ["`pull_request`"]
+    assert [c.text for c in extract_claims("The handler is not in src/x.py.")] == ["src/x.py"]

@@ -54,6 +54,10 @@ _COUNTED = re.compile(r"\b(?P<n>\d[\d,]*)(?:\s*/\s*(?P<total>\d[\d,]*))?\s+(?:(?
 _CLEAN = re.compile(rf"\b(?:no|zero|0) (?P<subject>{_SUBJECTS['lint']}|type|{_SUBJECTS['tests']}|{_SUBJECTS['build']}) "
                     r"(?P<outcome>errors|failures|issues|warnings)\b", re.IGNORECASE)
 _SUMMARY_JOIN = re.compile(r"\s*(?:,|;|and|,\s*and)\s*")
+#: "Trigger stays `pull_request` (not `pull_request_target`)": a name the sentence sets aside is not
+#: said to exist.
+_DISOWNED = re.compile(r"(?:\bnot|\bnever|\binstead of|\brather than|\bunlike)\s+(?:the\s+|a\s+|an\s+)?[`'\"]?$",
+                       re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|n't|never|no longer|yet to)\b", re.IGNORECASE)
 _NOT_A_RESULT = re.compile(
     r"\b(?:if|once|until|unless|whether|when|after|before|so that|make sure|ensure|should|must|need to|needs to|"
@@ -115,6 +119,8 @@ def extract_claims(text: str) -> list[Claim]:
     requests = request_spans(masked, spans)
     claims = [c for c in claims if not any(a <= c.start < b for a, b in (requests if c.kind == "fuzzy" else plans))]
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
+    claims = [c for c in claims if c.kind not in ("identifier", "path") or c.subkind == "state"
+              or _DISOWNED.search(text, max(0, c.start - 16), c.start) is None]
     claims.extend(c for c in pair_claims(text) if not any(a <= c.start < b for a, b in plans))
     worked = _worked_results(text)
     claims = [c for c in claims if c.quantity is None or not any(
