@@ -388,6 +388,17 @@ def test_actions_need_an_own_call_of_their_kind(check: CheckFn, calls: list[tupl
     assert got[:1] == [verdict], got
 
 
+@pytest.mark.parametrize(("result", "verdict"), [
+    # a result that shows the act done: who did it is for the graders
+    ("REVISION  STATUS      DESCRIPTION\n23        deployed    Rollback to 21", "needs_semantic"),
+    ("REVISION  STATUS      DESCRIPTION\n23        deployed    Upgrade complete", "invented"),
+])
+def test_an_action_shown_done_in_a_result(check: CheckFn, result: str, verdict: str) -> None:
+    upstream = [{"tool": "bash", "command": "helm history search-api", "result": result, "exit_code": 0}]
+    got = [v for t, v in _verdicts(check, upstream, "Rolled back search-api to rev 21.") if t[:1].isalpha()]
+    assert got[:1] == [verdict], got
+
+
 def test_an_agents_echo_of_its_own_action_is_grounded_by_its_observation(check: CheckFn) -> None:
     trace = Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": "echo", "events": [
         {"type": "tool_call", "agent": "surfer", "tool": "browser", "recorded_as": "observation",

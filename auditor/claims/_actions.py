@@ -12,7 +12,8 @@ Verbs fall in families; each family names the tool-name and command stems that d
   none of which does it make the action ``invented``: the author did other things, not this.
   But a call of the verb's kind whose command does not name the object ("Tested commit 9f2c4e1"
   / ``pytest tests/billing``) may be the same act: ``needs_semantic``, unless the object names a
-  path or an id the call would have named;
+  path or an id the call would have named; so may a call whose result shows the act done (a
+  ``helm history`` line "Rollback to 21" for "Rolled back search-api");
 * ``check``: verified, checked, confirmed, reviewed, ... -> an own call whose name, arguments
   or result mention the object; otherwise ``needs_semantic`` (one can check by reading);
 * ``echo``: typed, clicked, visited, ... -> the agent's own action transcript (an
@@ -119,6 +120,10 @@ def ground_action(verb: str, obj: str, source: str, own: Sequence[ToolCall], sho
         generic = verb in RUN and (not words or set(words) <= _GENERIC)
         if kindred is None and (by_verb or by_tool) and not named:
             kindred = call  # a call that names its object (a path, an id) is about that object, not this one
+        result = (call.result or "").lower()
+        if kindred is None and verb not in RUN and any(stem in result for stem in FAMILIES.get(verb, ())) and (
+                any(w in result for w in words if not w.isdigit()) if words else True):
+            kindred = call  # "Rolled back search-api": a `helm history` that shows the rollback
         if by_object and (by_verb or verb not in FAMILIES or verb in RUN) or (by_verb and not words) or generic \
                 or by_tool:
             return ActionVerdict("grounded", f"{source}'s own call {call.id} ({call.tool}) does it", call)
@@ -129,7 +134,8 @@ def ground_action(verb: str, obj: str, source: str, own: Sequence[ToolCall], sho
                                                f"it may have been done by reading")
     if kindred is not None:
         return ActionVerdict("needs_semantic", f"{source}'s own call {kindred.id} ({kindred.tool}) is of the kind "
-                                               f"'{verb}' names, but does not name its object", kindred)
+                                               f"'{verb}' names, or shows it done, but does not name its object",
+                             kindred)
     if not own:
         return ActionVerdict("invented", f"'{verb}' is a claim about {source}'s own action, and {source} made no "
                                          f"tool call before this message")
