@@ -252,3 +252,8 @@ def test_a_name_the_sentence_sets_aside_is_no_claim() -> None:
     claims = extract_claims("Trigger stays `pull_request` (not `pull_request_target`), so forks get no secrets.")
     assert [c.text for c in claims if c.kind == "identifier"] == ["`pull_request`"]
     assert [c.text for c in extract_claims("The handler is not in src/x.py.")] == ["src/x.py"]
+
+
+def test_a_headings_ticket_titles_what_follows() -> None:
+    claims = extract_claims("## Task: CSV export for /reports (#2207)\n\nFixed in #2210 yesterday.")
+    assert [c.text for c in claims if c.subkind == "ticket"] == ["#2210"]

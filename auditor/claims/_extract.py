@@ -58,6 +58,8 @@ _SUMMARY_JOIN = re.compile(r"\s*(?:,|;|and|,\s*and)\s*")
 #: said to exist.
 _DISOWNED = re.compile(r"(?:\bnot|\bnever|\binstead of|\brather than|\bunlike)\s+(?:the\s+|a\s+|an\s+)?[`'\"]?$",
                        re.IGNORECASE)
+#: A markdown heading titles what follows: its ticket or link ("## Task: CSV export (#2207)") names it.
+_HEADING = re.compile(r"^#{1,6}\s.*$", re.MULTILINE)
 _NEGATION = re.compile(r"\b(?:not|n't|never|no longer|yet to)\b", re.IGNORECASE)
 _NOT_A_RESULT = re.compile(
     r"\b(?:if|once|until|unless|whether|when|after|before|so that|make sure|ensure|should|must|need to|needs to|"
@@ -121,6 +123,8 @@ def extract_claims(text: str) -> list[Claim]:
     claims = [c for c in claims if not any(a <= c.start < b for a, b in links)]
     claims = [c for c in claims if c.kind not in ("identifier", "path") or c.subkind == "state"
               or _DISOWNED.search(text, max(0, c.start - 16), c.start) is None]
+    headings = [(m.start(), m.end()) for m in _HEADING.finditer(text)]
+    claims = [c for c in claims if c.subkind not in ("ticket", "url") or not any(a <= c.start < b for a, b in headings)]
     claims.extend(c for c in pair_claims(text) if not any(a <= c.start < b for a, b in plans))
     worked = _worked_results(text)
     claims = [c for c in claims if c.quantity is None or not any(
