@@ -257,3 +257,8 @@ def test_a_name_the_sentence_sets_aside_is_no_claim() -> None:
 def test_a_headings_ticket_titles_what_follows() -> None:
     claims = extract_claims("## Task: CSV export for /reports (#2207)\n\nFixed in #2210 yesterday.")
     assert [c.text for c in claims if c.subkind == "ticket"] == ["#2210"]
+
+
+def test_an_enumeration_marker_is_no_count() -> None:
+    text = "Findings. (1) 'Turnout up': it rose to 31.8%. (2) 'Burglary down': true. INV-90418 (2) is open."
+    assert [c.text for c in extract_claims(text) if c.kind == "number" and c.subkind == "quantity"] == ["INV-90418 (2)"]

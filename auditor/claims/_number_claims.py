@@ -42,6 +42,7 @@ _HTTP_BEFORE = re.compile(r"\b(?:returns?|returned|status(?: code)?|HTTP(?:/[\d.
                           r"responded(?: with)?|response|got(?: an?)?|gives?|gave)\s+(?:an?\s+)?$", re.IGNORECASE)
 _MONTH_WORD = re.compile(rf"\b{MONTH}\b", re.IGNORECASE)
 _OF = re.compile(r"(?<![\w.,/-])(\d+)\s+(?:of|out of)\s+(\d+)(?![\w.,/-])")
+_ENUMERATION_BEFORE = re.compile(r"(?:^|[.:;!?\n]\s*|\n)$")
 _OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
 _PER_ID = re.compile(r"\s*\)")
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")
@@ -204,7 +205,12 @@ def _subject(text: str, seg_start: int, start: int, end: int, seg_end: int) -> f
 
 
 def _is_list_marker(masked: str, start: int, end: int) -> bool:
-    return masked[end:end + 1] in (".", ")") and (start == 0 or masked[start - 1] == "\n")
+    """"1." or "2)" opening a line, or "(2)" opening a line, a sentence or a clause ("... Mostly
+    False. (2) 'Burglary down 16%': ...")."""
+    if masked[end:end + 1] in (".", ")") and (start == 0 or masked[start - 1] == "\n"):
+        return True
+    opened = start >= 1 and masked[start - 1] == "(" and masked[end:end + 1] == ")"
+    return opened and (start == 1 or _ENUMERATION_BEFORE.search(masked, max(0, start - 4), start - 1) is not None)
 
 
 def _subkind(q: Quantity) -> str:
