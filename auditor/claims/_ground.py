@@ -154,10 +154,10 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
             return Grounding("grounded", what, ref)
         reported = _reported_run(claim, runs)
         if reported is not None and reported is not latest:
-            said = f"its counts are those of {reported.call.id}; {what}"
+            whose = f"its counts are those of {reported.call.id}; {what}"
             if _size(latest) < _size(reported):  # "--lf", one file: a partial rerun does not replace the counts
-                return Grounding("grounded", f"{said}, a rerun of part of it", _run_ref(reported))
-            return Grounding("needs_semantic", said, _run_ref(reported))
+                return Grounding("grounded", f"{whose}, a rerun of part of it", _run_ref(reported))
+            return Grounding("needs_semantic", whose, _run_ref(reported))
         if not _agrees(claim, latest.outcome.passed):
             return Grounding("contradicted", what, ref)
         if counted:
