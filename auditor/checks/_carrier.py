@@ -157,7 +157,8 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
         if any(q in PERMISSION or q in WAIVERS for q in cues) or OK_PATTERN.search(whole):
             continue
         weaker = [q for q in cues if CUE_TABLE[q][0] == Strength.RECOMMENDED]
-        hedge = HEDGE_PATTERN.search(whole)
+        own_numbers = {_digits(k.text) for k in c.keys if k.kind == "number"}
+        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not _other_value(whole, m, own_numbers)), None)
         if weaker or hedge:
             said = weaker[0] if weaker else hedge.group(0) if hedge else ""
             return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
@@ -349,7 +350,7 @@ _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
 
 
-def _other_value(low: str, hedge: re.Match[str], numbers: set[str]) -> bool:
+def _other_value(low: str, hedge: re.Match[str], numbers: set[float | None]) -> bool:
     """An approximation of a number that is not the rule's ("about 170 g at 227 g/cup" for a rule
     on 227 g) hedges that value, not the rule."""
     value = _APPROXIMATED.match(low, hedge.end())
