@@ -33,7 +33,7 @@ def lifted(c: Directive, sentence: str) -> str | None:
         phrase = m.group(0)
         if NEGATION_PATTERN.search(low[max(0, m.start() - _BEFORE):m.start()]) or phrase in _MODAL:
             continue
-        if not _names_rule(c, sentence, m.start(), m.end()):
+        if not _names_rule(c, sentence, m.start(), m.end(), after_only="need" in phrase):
             continue  # "... after the 30 minutes — no need to wait for a sign-off": it waives something else
         permits = phrase not in WAIVERS
         if c.polarity == "prohibition" and permits:
@@ -43,13 +43,15 @@ def lifted(c: Directive, sentence: str) -> str | None:
     return None
 
 
-def _names_rule(c: Directive, sentence: str, start: int, end: int) -> bool:
+def _names_rule(c: Directive, sentence: str, start: int, end: int, after_only: bool = False) -> bool:
     """The clause of the phrase (between commas, semicolons, colons and dashes) names one of the
     rule's things (a noun, a name, a number, an identifier; a verb's synonym is not enough: "no
     need to wait for a sign-off" does not lift "hold it for 30 minutes"): the permission or
-    waiver is about the rule, not about another thing the sentence mentions."""
+    waiver is about the rule, not about another thing the sentence mentions. What a "need" phrase
+    waives comes after it: "the lender doesn't need the gory detail" waives the detail, not what
+    the lender must receive (``after_only``)."""
     plain = _CODE.sub(lambda m: "x" * len(m.group(0)), sentence)  # no boundary inside `# type: ignore`
-    left = max((m.end() for m in _BOUNDARY.finditer(plain, 0, start)), default=0)
+    left = end if after_only else max((m.end() for m in _BOUNDARY.finditer(plain, 0, start)), default=0)
     right = _BOUNDARY.search(plain, end)
     clause = text_forms(sentence[left:right.start() if right else len(sentence)])
     return any(clause.has(k) for k in c.keys if k.kind not in ("verb", "action"))
