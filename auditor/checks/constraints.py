@@ -292,7 +292,7 @@ class ConstraintCheck:
         details["alignment"] = round(share, 2)
         if any(k.strong for k in hit) or share >= DROP or not any(k.strong for k in keys):
             for unit in naming:
-                phrase = lifted(c, unit.words)
+                phrase = lifted(c, unit.words, constraint.sentence)
                 if phrase is not None:
                     quote = unit.quote()
                     return Finding(NAME, edge.id, "inverted", "fail",
