@@ -75,6 +75,9 @@ _APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
 _WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
 _APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must (?:get|have))\b[^.;]{{0,30}}\b"
                               rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
+#: "Keep finance posted every hour until it's green": an obligation that lasts until something, no gate.
+_KEEP_UNTIL = re.compile(r"\buntil\b")
+_GATE_BEFORE = re.compile(r"\b(?:before|first|prior to|without)\b")
 _GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
@@ -192,8 +195,8 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         forms = text_forms(text)
         found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
-        names_excluded = bool(excluded) and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded)
-        if excluded and any(re.search(rf"\b{re.escape(w)}\b", low) for w in excluded) and not _negated(low) \
+        names_excluded = bool(excluded) and _names_any(excluded, low)
+        if names_excluded and not _negated(low) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
@@ -293,7 +296,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if polarity != c.polarity:
         if _complementary(upstream.lower(), low):
             polarity = c.polarity  # "never land after 22:00" = "land before 22:00"
-        elif _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low) and not _gate_restated(upstream.lower(), low):
+        elif _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low) and not _gate_restated(upstream.lower(), low) \
+                and not (c.polarity == "obligation" and _KEEP_UNTIL.search(upstream.lower())
+                         and not _GATE_BEFORE.search(upstream.lower())):
             polarity = c.polarity  # "needs approval first" = "don't post until approved"
         elif _WITHOUT_APPROVAL.search(upstream.lower()) and _APPROVAL_NEEDED.search(low) and not permission:
             polarity = c.polarity  # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
@@ -345,7 +350,7 @@ _APPROXIMATED = re.compile(r"\s+([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:
 _CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
                               r"\s*[.!;]?\s*$")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
-_LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should)\b[^,;]{0,80},")
+_LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
 
@@ -452,6 +457,12 @@ def _negated(low: str) -> bool:
     return NEGATION_PATTERN.search(low) is not None or _ZERO.search(low) is not None
 
 
+def _names_any(words: Sequence[str], low: str) -> bool:
+    """Whether ``low`` names one of ``words``, in any inflection ("counted" / "as counts")."""
+    stems = {stem(w) for w in re.findall(r"[a-z][a-z0-9-]*", low)}
+    return any(stem(w) in stems for w in words)
+
+
 def _excluded(low_up: str) -> tuple[str, ...]:
     """The specific words (first and last) of what an obligation excludes: "signed by the
     physician, not by admin staff" excludes "admin" and "staff". Only words that occur nowhere
@@ -464,11 +475,13 @@ def _excluded(low_up: str) -> tuple[str, ...]:
     if len(excluded.split()) > 5:
         return ()
     rest = low_up[:m.start()] + " " + low_up[m.end():]
-    words = [w for w in re.findall(r"[a-z][a-z0-9-]{2,}", excluded)
-             if w not in _FUNCTION and not re.search(rf"\b{re.escape(w)}\b", rest)]
+    words = [w for w in re.findall(r"[a-z][a-z0-9-]+", excluded)
+             if w not in _FUNCTION and (len(w) > 2 or w in _UNIT_WORDS) and not re.search(rf"\b{re.escape(w)}\b", rest)]
     return tuple(dict.fromkeys(words[:1] + words[-1:]))
 
 
+#: Two-letter words an exclusion can name ("in statute miles, not km").
+_UNIT_WORDS = frozenset({"km", "kg", "mi", "ft", "lb", "oz", "mm", "cm", "ml", "gb", "mb", "kb", "ms", "pm", "am"})
 _RELATIVE = re.compile(r"\s(?:he|she|they|we|you|i|it|that|which|who)\s")
 _FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
                        "them", "just", "even", "yet", "more", "less", "than", "all", "own"})
