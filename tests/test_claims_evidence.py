@@ -243,6 +243,10 @@ def test_numbers_inside_ids_and_code(text: str, read: list[float]) -> None:
     # a number an upstream rule bounds is a threshold, not the subject's value
     ([{"message": "The SLO to hit: p95 under 300 ms at 200 RPS."}], "Measured p95 611 ms at 200 RPS.", "611 ms"),
     ([{"message": "Nothing above €40 per head is reimbursable."}], "Food per head came to €43.", "€43"),
+    ([{"message": "Auto-suspend has to be 60 seconds or less."}], "Auto-suspend runs every 5 minutes.", "5 minutes"),
+    # a call's arguments say what was asked for, not what a subject measures
+    ([{"tool": "bash", "command": "evaluate.py --models v2,v3 --bootstrap 1000", "exit_code": 0,
+       "result": "done"}], "AUC is 0.781 for v2.", "0.781"),
 ])
 def test_a_bound_in_a_rule_contradicts_no_value(upstream: list[dict[str, Any]], handoff: str, quote: str) -> None:
     assert (quote, "contradicted") not in handoff_verdicts(claim_check(), upstream, handoff)

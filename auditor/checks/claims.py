@@ -108,7 +108,7 @@ class ClaimCheck:
                 self._text_ids[key] = len(self._text_ids)
                 output = text.field == "result"
                 body = tabular(text.text) if output else text.text  # a CSV table read cell by cell
-                self._rows[key] = rows(self._text_ids[key], body, output=output)
+                self._rows[key] = rows(self._text_ids[key], body, output=output, request=text.field == "arguments")
                 self._records[key] = records(body) if output else ()
             if self._records[key]:
                 into.tables.append(self._records[key])

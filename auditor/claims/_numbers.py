@@ -52,7 +52,8 @@ _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORE
 #: A number written as a bound ("under 300 ms", "no more than $300", "< 0.5%") is a threshold, not a value.
 _BOUND = re.compile(r"[<>≤≥]=?\s*[$€£]?\d|\b(?:under|below|above|over|less than|more than|fewer than|at most|at least|"
                     r"up to|no more than|not more than|no less than|max(?:imum)?|min(?:imum)?|within|exceeds?)\s+"
-                    r"(?:[a-z]+\s+)?[$€£]?\d", re.IGNORECASE)
+                    r"(?:[a-z]+\s+)?[$€£]?\d|\d[\d.,]*\s*(?:[a-z%]+\s+)?or (?:less|fewer|more|lower|higher|greater|"
+                    r"below|above|under|over)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                 return NumberVerdict("grounded", f"the row for {_names(strong_keys & row.keys)} states it", row,
                                      (hit.start, hit.end))
         single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)
-                  and (r.output or _reading(r))]
+                  and (r.output or _reading(r)) and not r.request]
         if single:
             row = single[-1]
             other = _candidates(q, row)[0]
@@ -134,7 +135,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         names = tuple(o.text for o in visible)
         return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
                              None, None, names)
-    measuring = (r for r in index.latest_with_any(claim.keys) if _measures(r, q, claim.keys)
+    measuring = (r for r in index.latest_with_any(claim.keys) if not r.request and _measures(r, q, claim.keys)
                  and len(_same_measure(q, r)) == 1 and not _several_columns(r))
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
     # record), then the latest

@@ -61,6 +61,9 @@ class Row:
     clocks: frozenset[str]
     structured: bool = False
     output: bool = False
+    #: A call's arguments: what the caller asked for ("head -n 8", "--bootstrap 1000"), which
+    #: states a number but is no reading of a subject's value.
+    request: bool = False
 
 
 def key_words(text: str) -> frozenset[str]:
@@ -79,10 +82,10 @@ def strong(word: str) -> bool:
     return any(ch.isdigit() for ch in word) or any(ch in word for ch in "-_.@:/")
 
 
-def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
+def rows(index: int, text: str, output: bool = True, request: bool = False) -> tuple[Row, ...]:
     """The rows of one evidence text (``index`` names the text: ``Evidence.sources[index]``).
     ``output`` says it is tool output, whose short lines are records (``key: value``, a table
-    row), not prose."""
+    row), not prose; ``request`` that it is a call's arguments."""
     spans: list[tuple[int, int]] = []
     pos = 0
     for line in text.split("\n"):
@@ -107,7 +110,8 @@ def rows(index: int, text: str, output: bool = True) -> tuple[Row, ...]:
         structured = output and (piece.startswith(('"', "{")) or (len(piece) <= 80 and _RECORD.search(piece) is not None))
         out.append(Row(index, start, end, piece, qs, key_words(_strip_numbers(piece)),
                        frozenset(d for a, b, d in all_dates if start <= a and b <= end),
-                       frozenset(c for a, b, c in all_clocks if start <= a and b <= end), structured, output))
+                       frozenset(c for a, b, c in all_clocks if start <= a and b <= end), structured, output,
+                       request))
     return tuple(out)
 
 
