@@ -266,3 +266,7 @@ def test_a_headings_ticket_titles_what_follows() -> None:
 def test_an_enumeration_marker_is_no_count() -> None:
     text = "Findings. (1) 'Turnout up': it rose to 31.8%. (2) 'Burglary down': true. INV-90418 (2) is open."
     assert [c.text for c in extract_claims(text) if c.kind == "number" and c.subkind == "quantity"] == ["INV-90418 (2)"]
+
+
+def test_an_emoji_shortcode_is_no_identifier() -> None:
+    assert [c.text for c in extract_claims(":rotating_light: ETL is late; loader_job ran twice.")] == ["loader_job"]
