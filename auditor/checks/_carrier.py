@@ -37,6 +37,8 @@ from ..nlp import (
     word_forms,
 )
 from ._bounds import turned_bound
+from ._exclusions import excluded_words, names_any
+from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, same_rule_turned
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
@@ -67,18 +69,6 @@ _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
-_GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
-_GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
-_GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
-_GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
-_APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
-_WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
-_APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must (?:get|have))\b[^.;]{{0,30}}\b"
-                              rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
-#: "Keep finance posted every hour until it's green": an obligation that lasts until something, no gate.
-_KEEP_UNTIL = re.compile(r"\buntil\b")
-_GATE_BEFORE = re.compile(r"\b(?:before|first|prior to|without)\b")
-_GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
@@ -88,9 +78,6 @@ _NOT_PAST = frozenset({"need", "speed", "seed", "feed", "bed", "red", "shed", "i
                        "succeed", "embed", "breed", "weed", "deed", "hundred"})
 _PAST = re.compile(r"\b([a-z]{2,}ed)\b")
 _DONE = re.compile(r"\s*(?:(?:i|we)(?:'ve| have)?\s+)?([a-z]+ed)\b")
-_EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|in|on|the|a|an|any)?\s*(.{1,60}?)"
-                        r"(?=[,;.\u2014]|$)")
-
 
 @dataclass(frozen=True)
 class Reading:
@@ -185,7 +172,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     turned = turned_bound(low_up, whole) if unit.parsed else None  # a rule restated, not a value reported
     if turned is not None:
         return Reading("inverted", f"inverted: {up} -> the handoff bounds {turned} from the other side")
-    excluded = _excluded(low_up) if c.polarity == "obligation" else ()
+    excluded = excluded_words(low_up) if c.polarity == "obligation" else ()
     total = sum(k.weight for k in c.keys if numbers_needed or k.kind != "number") or 1.0
     numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
     for start, end in unit.spans:
@@ -195,7 +182,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         forms = text_forms(text)
         found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
-        names_excluded = bool(excluded) and _names_any(excluded, low)
+        names_excluded = bool(excluded) and names_any(excluded, low)
         if names_excluded and not _negated(low) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
@@ -273,7 +260,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if c.polarity == "obligation" and relation == "same":
             return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")
         return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
-    if permission and _GATE_ONCE.search(low) and _GATE_FIRST.search(upstream.lower()):
+    if permission and GATE_ONCE.search(low) and GATE_FIRST.search(upstream.lower()):
         permission, strength = [], Strength.ABSOLUTE  # "prod can go ahead once staging looks good" = "staging before prod"
     within = _UPPER_BOUND.search(upstream.lower()) is not None and _WITHIN.search(low) is not None
     if within and strength == Strength.PERMITTED:
@@ -288,20 +275,14 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         strength = Strength.PERMITTED
     if (c.restrictive and negated and _COMPLEMENT.search(low)) or (negated and names_excluded):
         polarity = "obligation"  # "don't write any other field", "no gymnastics centers": the restriction kept
-    if c.polarity == "prohibition" and _GATE_UP.search(upstream.lower()) and _GATE_DOWN.search(low):
+    if c.polarity == "prohibition" and GATE_UP.search(upstream.lower()) and GATE_DOWN.search(low):
         polarity = "prohibition" if relation != "antonym" else "obligation"
     if relation == "antonym":
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
     if polarity != c.polarity:
-        if _complementary(upstream.lower(), low):
-            polarity = c.polarity  # "never land after 22:00" = "land before 22:00"
-        elif _GATE_FIRST.search(upstream.lower()) and _GATE_ANY.search(low) and not _gate_restated(upstream.lower(), low) \
-                and not (c.polarity == "obligation" and _KEEP_UNTIL.search(upstream.lower())
-                         and not _GATE_BEFORE.search(upstream.lower())):
-            polarity = c.polarity  # "needs approval first" = "don't post until approved"
-        elif _WITHOUT_APPROVAL.search(upstream.lower()) and _APPROVAL_NEEDED.search(low) and not permission:
-            polarity = c.polarity  # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
+        if same_rule_turned(c.polarity, upstream.lower(), low, bool(permission)):
+            polarity = c.polarity
         elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
             return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}",
                            conflict=relation != "none")
@@ -414,31 +395,6 @@ def _done(action: str | None, low: str) -> bool:
     return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
 
 
-_DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
-               ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
-
-
-def _gate_restated(low_up: str, low: str) -> bool:
-    """Every gate of the handoff ("before 7am") stands in the upstream too: content restated,
-    not an order re-expressed as a gate ("needs approval first" / "don't post until approved")."""
-    gates = [m.group(0) for m in re.finditer(_GATE_ANY.pattern + r"\s+[\w:.]*\w", low)]
-    return bool(gates) and all(g in low_up for g in gates)
-
-
-def _complementary(low_up: str, low: str) -> bool:
-    """The two sides bound the same number from opposite directions: "never after 22:00" and
-    "before 22:00" say the same thing with opposite polarity."""
-    shared = {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low_up)} & {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low)}
-    if not shared:
-        return False
-    for a, b in _DIRECTIONS:
-        for x, y in ((a, b), (b, a)):
-            if any(re.search(rf"\b{x}\s+{re.escape(n)}", low_up) and re.search(rf"\b{y}\s+{re.escape(n)}", low)
-                   for n in shared):
-                return True
-    return False
-
-
 def _negation_governs(action: str | None, low: str) -> bool:
     """A negation right before the constraint's own verb ("do not include", "never share",
     "no need to run", "without including"), not one about something else in the clause."""
@@ -455,33 +411,3 @@ def _negation_governs(action: str | None, low: str) -> bool:
 
 def _negated(low: str) -> bool:
     return NEGATION_PATTERN.search(low) is not None or _ZERO.search(low) is not None
-
-
-def _names_any(words: Sequence[str], low: str) -> bool:
-    """Whether ``low`` names one of ``words``, in any inflection ("counted" / "as counts")."""
-    stems = {stem(w) for w in re.findall(r"[a-z][a-z0-9-]*", low)}
-    return any(stem(w) in stems for w in words)
-
-
-def _excluded(low_up: str) -> tuple[str, ...]:
-    """The specific words (first and last) of what an obligation excludes: "signed by the
-    physician, not by admin staff" excludes "admin" and "staff". Only words that occur nowhere
-    else in the constraint's sentence, and only for a short exclusion (a relative clause after
-    it, "... she mentioned", is not part of what is excluded)."""
-    m = _EXCLUSION.search(low_up)
-    if m is None:
-        return ()
-    excluded = _RELATIVE.split(m.group(1), maxsplit=1)[0]  # "the new one in leeds he mentioned"
-    if len(excluded.split()) > 5:
-        return ()
-    rest = low_up[:m.start()] + " " + low_up[m.end():]
-    words = [w for w in re.findall(r"[a-z][a-z0-9-]+", excluded)
-             if w not in _FUNCTION and (len(w) > 2 or w in _UNIT_WORDS) and not re.search(rf"\b{re.escape(w)}\b", rest)]
-    return tuple(dict.fromkeys(words[:1] + words[-1:]))
-
-
-#: Two-letter words an exclusion can name ("in statute miles, not km").
-_UNIT_WORDS = frozenset({"km", "kg", "mi", "ft", "lb", "oz", "mm", "cm", "ml", "gb", "mb", "kb", "ms", "pm", "am"})
-_RELATIVE = re.compile(r"\s(?:he|she|they|we|you|i|it|that|which|who)\s")
-_FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
-                       "them", "just", "even", "yet", "more", "less", "than", "all", "own"})

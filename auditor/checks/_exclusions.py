@@ -1,0 +1,43 @@
+"""What an obligation excludes ("signed by the physician, not by admin staff"; "in statute miles,
+not km"), and whether a handoff clause names it: a clause that orders or allows the excluded
+thing inverts the rule (see ``_carrier``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..nlp import stem
+
+_EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|in|on|the|a|an|any)?\s*(.{1,60}?)"
+                        r"(?=[,;.\u2014]|$)")
+
+
+def names_any(words: Sequence[str], low: str) -> bool:
+    """Whether ``low`` names one of ``words``, in any inflection ("counted" / "as counts")."""
+    stems = {stem(w) for w in re.findall(r"[a-z][a-z0-9-]*", low)}
+    return any(stem(w) in stems for w in words)
+
+
+def excluded_words(low_up: str) -> tuple[str, ...]:
+    """The specific words (first and last) of what an obligation excludes: "signed by the
+    physician, not by admin staff" excludes "admin" and "staff". Only words that occur nowhere
+    else in the constraint's sentence, and only for a short exclusion (a relative clause after
+    it, "... she mentioned", is not part of what is excluded)."""
+    m = _EXCLUSION.search(low_up)
+    if m is None:
+        return ()
+    excluded = _RELATIVE.split(m.group(1), maxsplit=1)[0]  # "the new one in leeds he mentioned"
+    if len(excluded.split()) > 5:
+        return ()
+    rest = low_up[:m.start()] + " " + low_up[m.end():]
+    words = [w for w in re.findall(r"[a-z][a-z0-9-]+", excluded)
+             if w not in _FUNCTION and (len(w) > 2 or w in _UNIT_WORDS) and not re.search(rf"\b{re.escape(w)}\b", rest)]
+    return tuple(dict.fromkeys(words[:1] + words[-1:]))
+
+
+#: Two-letter words an exclusion can name ("in statute miles, not km").
+_UNIT_WORDS = frozenset({"km", "kg", "mi", "ft", "lb", "oz", "mm", "cm", "ml", "gb", "mb", "kb", "ms", "pm", "am"})
+_RELATIVE = re.compile(r"\s(?:he|she|they|we|you|i|it|that|which|who)\s")
+_FUNCTION = frozenset({"the", "any", "and", "one", "per", "for", "with", "from", "our", "their", "this", "that", "its",
+                       "them", "just", "even", "yet", "more", "less", "than", "all", "own"})

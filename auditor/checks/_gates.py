@@ -1,0 +1,61 @@
+"""Gates: a rule and its restatement with the opposite polarity that still say the same thing.
+
+"never land after 22:00" and "land before 22:00" bound one number from opposite sides; "needs
+approval first" and "don't post until approved" put the same step first; "write-offs above $2,500
+need Dolores's sign-off" restates "do not write off any balance over $2,500 without my approval".
+But an obligation that lasts until something ("keep finance posted every hour until it's green")
+is no gate, and a handoff whose gates all stand in the upstream ("before 7am") restates content,
+not an order re-expressed as a gate.
+"""
+
+from __future__ import annotations
+
+import re
+
+GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
+GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
+GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
+GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
+_APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
+_WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
+_APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must (?:get|have))\b[^.;]{{0,30}}\b"
+                              rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
+#: "Keep finance posted every hour until it's green": an obligation that lasts until something, no gate.
+_KEEP_UNTIL = re.compile(r"\buntil\b")
+_GATE_BEFORE = re.compile(r"\b(?:before|first|prior to|without)\b")
+_GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
+_DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
+               ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
+
+
+def _gate_restated(low_up: str, low: str) -> bool:
+    """Every gate of the handoff ("before 7am") stands in the upstream too: content restated,
+    not an order re-expressed as a gate ("needs approval first" / "don't post until approved")."""
+    gates = [m.group(0) for m in re.finditer(_GATE_ANY.pattern + r"\s+[\w:.]*\w", low)]
+    return bool(gates) and all(g in low_up for g in gates)
+
+
+def _complementary(low_up: str, low: str) -> bool:
+    """The two sides bound the same number from opposite directions: "never after 22:00" and
+    "before 22:00" say the same thing with opposite polarity."""
+    shared = {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low_up)} & {m.group(0) for m in re.finditer(r"\d[\d:.,]*", low)}
+    if not shared:
+        return False
+    for a, b in _DIRECTIONS:
+        for x, y in ((a, b), (b, a)):
+            if any(re.search(rf"\b{x}\s+{re.escape(n)}", low_up) and re.search(rf"\b{y}\s+{re.escape(n)}", low)
+                   for n in shared):
+                return True
+    return False
+
+
+def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> bool:
+    """Whether a handoff clause of the other polarity than the rule (of ``polarity``, from the
+    upstream sentence ``low_up``) restates it as a gate or a complement."""
+    if _complementary(low_up, low):
+        return True  # "never land after 22:00" = "land before 22:00"
+    if GATE_FIRST.search(low_up) and _GATE_ANY.search(low) and not _gate_restated(low_up, low) \
+            and not (polarity == "obligation" and _KEEP_UNTIL.search(low_up) and not _GATE_BEFORE.search(low_up)):
+        return True  # "needs approval first" = "don't post until approved"
+    # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
+    return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
