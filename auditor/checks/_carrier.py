@@ -139,6 +139,7 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
     if c.polarity != "obligation" or c.strength < Strength.ABSOLUTE:
         return None
     total = sum(k.weight for k in c.keys) or 1.0
+    rule_numbers = _own_numbers(c)
     for n, unit in enumerate(units):
         whole = _FENCED.sub(" ", unit.words).lower()
         if sum(k.weight for k in unit.hit) / total < 0.5 or _negated(whole):
@@ -147,8 +148,7 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
         if any(q in PERMISSION or q in WAIVERS for q in cues) or OK_PATTERN.search(whole):
             continue
         weaker = [q for q in cues if CUE_TABLE[q][0] == Strength.RECOMMENDED]
-        own_numbers = {_digits(k.text) for k in c.keys if k.kind == "number"}
-        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not _other_value(whole, m, own_numbers)), None)
+        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not _other_value(whole, m, rule_numbers)), None)
         if weaker or hedge:
             said = weaker[0] if weaker else hedge.group(0) if hedge else ""
             return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
@@ -233,9 +233,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
-    own_numbers = {_digits(k.text) for k in c.keys if k.kind == "number"}
+    rule_numbers = _own_numbers(c)
     hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or _trailing(low, m.end()))
-                 and not _other_value(low, m, own_numbers) for m in HEDGE_PATTERN.finditer(low))
+                 and not _other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(low))
     hedged = hedged or (_TRAILING_IF.search(low, reach) is not None and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
@@ -334,6 +334,11 @@ _CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:o
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
+
+
+def _own_numbers(c: Directive) -> set[float | None]:
+    """The values of the rule's own numbers ("capped at $50" -> {50.0})."""
+    return {_digits(k.text) for k in c.keys if k.kind == "number"}
 
 
 def _other_value(low: str, hedge: re.Match[str], numbers: set[float | None]) -> bool:

@@ -18,6 +18,7 @@ GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
 GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
 _APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
 _WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
+_APPROVER = re.compile(rf"\bwithout (?:the |an? )?([a-z][\w-]*?)(?:'s)? (?:explicit |written |prior )?{_APPROVALS}\b")
 _APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must (?:get|have))\b[^.;]{{0,30}}\b"
                               rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
 #: "Keep finance posted every hour until it's green": an obligation that lasts until something, no gate.
@@ -59,3 +60,9 @@ def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> 
         return True  # "needs approval first" = "don't post until approved"
     # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
     return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
+
+
+def approver(low_up: str) -> str | None:
+    """Whose approval a rule is gated on ("... without GM approval" -> "gm"), if it names one."""
+    m = _APPROVER.search(low_up)
+    return m.group(1) if m is not None else None

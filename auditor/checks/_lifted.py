@@ -17,12 +17,11 @@ import re
 
 from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive, text_forms
 from ._carrier import OK_PATTERN, PERMISSION, WAIVERS
+from ._gates import approver
 
 _MODAL = frozenset({"may", "can", "could", "might"})
 _CODE = re.compile(r"`[^`\n]*`")
 _BOUNDARY = re.compile(r"[,;:!?\u2014\u2013]|\.\s|\s-\s")
-_APPROVER = re.compile(r"\bwithout (?:the |an? )?([a-z][\w-]*?)(?:'s)? (?:explicit |written |prior )?"
-                       r"(?:approval|sign-?off|consent|go-ahead|ok)\b")
 _BEFORE = 25  # characters before the phrase in which a negation turns it back into a rule
 
 
@@ -31,8 +30,8 @@ def lifted(c: Directive, sentence: str, upstream: str = "") -> str | None:
     A rule gated on someone's approval ("no waiver above €500 in writing without GM approval") is
     not lifted by a permission that names them ("GM is fine with it"): that may be the approval."""
     low = sentence.lower()
-    approver = _APPROVER.search(upstream.lower())
-    if approver is not None and re.search(rf"\b{re.escape(approver.group(1))}\b", low):
+    gatekeeper = approver(upstream.lower())
+    if gatekeeper is not None and re.search(rf"\b{re.escape(gatekeeper)}\b", low):
         return None
     found = [m for m in CUE_PATTERN.finditer(low) if m.group(0) in PERMISSION | WAIVERS]
     found += list(OK_PATTERN.finditer(low))

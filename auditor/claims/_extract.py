@@ -141,8 +141,8 @@ def _code_claim(text: str, kind: str, s: int, e: int) -> Claim | None:
     inner = raw.strip("`")
     if _NOT_CODE.fullmatch(inner) or _CODE_NUMBER.fullmatch(raw) or _RATE.match(inner) or _is_key(text, s, e) \
             or (inner.startswith("/") and text[s - 1:s].isdigit()) \
-            or (text[s - 1:s] == ":" and text[e:e + 1] == ":" and inner.isidentifier()):  # ":rotating_light:", an emoji
-        return None  # "€120/room/night": a unit of a price
+            or (text[s - 1:s] == ":" and text[e:e + 1] == ":" and inner.isidentifier()):
+        return None  # "€120/room/night": a unit of a price; ":rotating_light:": an emoji
     sentence = (s, e)
     if kind == "url" or inner.startswith(("http://", "https://")):
         return Claim("number", raw, s, e, sentence, subkind="url", value=inner)

@@ -34,6 +34,11 @@ UPPER_BOUND = re.compile(
     re.IGNORECASE)
 RULE_STATED = re.compile(r"\b(?:recommend\w*|advis\w*|requir\w*|allow\w*|permit\w*|limit(?:s|ed)?|cap(?:s|ped)?|"
                          r"rules?|polic(?:y|ies)|guidelines?|should|must|target\w*|aim\w*)\b", re.IGNORECASE)
+#: A number written as a bound ("under 300 ms", "no more than $300", "< 0.5%") is a threshold, not a value.
+BOUND_STATED = re.compile(
+    r"[<>≤≥]=?\s*[$€£]?\d|\b(?:under|below|above|over|less than|more than|fewer than|at most|at least|up to|"
+    r"no more than|not more than|no less than|max(?:imum)?|min(?:imum)?|within|exceeds?)\s+(?:[a-z]+\s+)?[$€£]?\d"
+    r"|\d[\d.,]*\s*(?:[a-z%]+\s+)?or (?:less|fewer|more|lower|higher|greater|below|above|under|over)\b", re.IGNORECASE)
 _NUMBER = r"\d[\d,]*(?:\.\d+)?"
 _COUNTER = re.compile(rf"(?:>=?|≥|\bover|\babove|\bexceed(?:s|ing)?|\bmore than)\s*(?P<bound>{_NUMBER})[^:\n]{{0,24}}:"
                       rf"\s*(?P<count>\d+)\b", re.IGNORECASE)

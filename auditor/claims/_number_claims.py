@@ -42,7 +42,7 @@ _HTTP_BEFORE = re.compile(r"\b(?:returns?|returned|status(?: code)?|HTTP(?:/[\d.
                           r"responded(?: with)?|response|got(?: an?)?|gives?|gave)\s+(?:an?\s+)?$", re.IGNORECASE)
 _MONTH_WORD = re.compile(rf"\b{MONTH}\b", re.IGNORECASE)
 _OF = re.compile(r"(?<![\w.,/-])(\d+)\s+(?:of|out of)\s+(\d+)(?![\w.,/-])")
-_ENUMERATION_BEFORE = re.compile(r"(?:^|[.:;!?\n]\s*|\n)$")
+_ENUMERATION_BEFORE = re.compile(r"(?:^|[.:;!?\n]\s*)$")
 _OWNER = re.compile(r"([^\s,;(|]+)\s*\($")
 _PER_ID = re.compile(r"\s*\)")
 _SEGMENT = re.compile(r"[,;\n]|\s[—–]\s|:\s")

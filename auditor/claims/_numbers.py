@@ -39,7 +39,7 @@ from ._claim import Claim
 from ._counting import lines_naming, list_items, records_with
 from ._derive import close, columns, derive
 from ._index import EvidenceIndex
-from ._limits import RULE_STATED, ground_limit
+from ._limits import BOUND_STATED, RULE_STATED, ground_limit
 from ._quantity import Quantity, compatible, supports
 from ._rows import Row, strong
 from ._totals import named_total
@@ -49,11 +49,6 @@ _PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap y
 _MAX_WEAK_ROWS = 32
 _SHORT_VERSION = re.compile(r"\d+\.\d+")
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
-#: A number written as a bound ("under 300 ms", "no more than $300", "< 0.5%") is a threshold, not a value.
-_BOUND = re.compile(r"[<>≤≥]=?\s*[$€£]?\d|\b(?:under|below|above|over|less than|more than|fewer than|at most|at least|"
-                    r"up to|no more than|not more than|no less than|max(?:imum)?|min(?:imum)?|within|exceeds?)\s+"
-                    r"(?:[a-z]+\s+)?[$€£]?\d|\d[\d.,]*\s*(?:[a-z%]+\s+)?or (?:less|fewer|more|lower|higher|greater|"
-                    r"below|above|under|over)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -286,7 +281,7 @@ def _reading(row: Row) -> bool:
     condition and no bound ("If disk passes 95%, page me", "post updates every 30 min", "p95 under
     300 ms", "Nothing above €40 per head" are no readings)."""
     return len(row.text) <= 200 and RULE_STATED.search(row.text) is None and _CONDITION.search(row.text) is None \
-        and _BOUND.search(row.text) is None
+        and BOUND_STATED.search(row.text) is None
 
 
 def _several_columns(row: Row) -> bool:

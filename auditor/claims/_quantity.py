@@ -143,7 +143,7 @@ def quantities(text: str) -> list[Quantity]:
         start = m.start("num") - (1 if m.group("sign") else 0)
         if start in covered or _ORDINAL.match(text, m.end("num")):
             continue  # "the 17th" is a day or a rank, not seventeen of something
-        if not (m.group("unit") or m.group("scale")) and _ATTACHED.match(text, m.end()) or _POWER.match(text, m.end()):
+        if (not (m.group("unit") or m.group("scale")) and _ATTACHED.match(text, m.end())) or _POWER.match(text, m.end()):
             continue  # "81bd3c2", "4e77a10": the head of a hash or an id; "3×10^5": a power, read as no number
         q = _quantity(m)
         if q is not None:
