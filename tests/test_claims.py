@@ -268,11 +268,15 @@ def test_a_two_step_computation_on_the_sentences_own_numbers_is_derived(check: C
     assert ("£56.00", "grounded") in got, got
 
 
-def test_a_miscomputed_total_is_contradicted(check: CheckFn) -> None:
+def test_a_total_its_shown_terms_do_not_give_goes_to_the_grader(check: CheckFn) -> None:
+    """The sum may hold terms the sentence does not show (tax, a fee): on the labelled sets such
+    totals were right more often than wrong, so the pass does not call them contradicted."""
     upstream = [{"tool": "spend", "command": "", "result": '{"aws": 2180000, "deloitte": 1400000, "hays": 990000}',
                  "status": "ok"}]
     got = _verdicts(check, upstream, "AWS £2.18m, Deloitte £1.40m, Hays £0.99m. Together that's about £5.6m.")
-    assert ("about £5.6m", "contradicted") in got, got
+    assert ("about £5.6m", "needs_semantic") in got, got
+    got = _verdicts(check, upstream, "AWS £2.18m, Deloitte £1.40m, Hays £0.99m. Together that's about £4.6m.")
+    assert ("about £4.6m", "grounded") in got, got
 
 
 @pytest.mark.parametrize(("handoff", "result", "expected"), [

@@ -270,3 +270,59 @@ def test_an_enumeration_marker_is_no_count() -> None:
 
 def test_an_emoji_shortcode_is_no_identifier() -> None:
     assert [c.text for c in extract_claims(":rotating_light: ETL is late; loader_job ran twice.")] == ["loader_job"]
+
+
+GRADLE = ("Starting 142 tests on Pixel_6(AVD)\nTests on Pixel_6(AVD) failed: There were 2 failed tests.\n"
+          "142 tests completed, 2 failed, 3 skipped\n\nBUILD FAILED in 9m 41s")
+GH_PRS = "9921\tFix crash on deep link\tcherry-pick,P0\n9930\tTweak spacing\tcherry-pick,P3"
+CREDENTIALS = ("report date 2024-12-02\nuser,access_key_1_active,access_key_1_last_rotated\n"
+               "dbt-cloud,true,2024-06-18T08:05:51+00:00")
+CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
+
+
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # gradle prints the total and the failures: the rest passed
+    ([{"tool": "bash", "command": "./gradlew connectedAndroidTest", "exit_code": 1, "result": GRADLE}],
+     "142 tests, 2 failed, 3 skipped, so 137 passed.", "137 passed", "grounded"),
+    ([{"tool": "bash", "command": "./gradlew connectedAndroidTest", "exit_code": 1, "result": GRADLE}],
+     "142 tests, 2 failed, 3 skipped, so 139 passed.", "139 passed", "contradicted"),
+    # absence is looked for loosely: a ticket's bare number, a name inside a longer one, another spelling
+    (_tool(GH_PRS), "Only #9921 is a P0.", "#9921", "needs_semantic"),
+    (_tool(GH_PRS), "Only #9925 is a P0.", "#9925", "invented"),
+    (_tool(CREDENTIALS), "The `access_key_1` of dbt-cloud is overdue.", "`access_key_1`", "needs_semantic"),
+    (_tool(CREDENTIALS), "The `signing_key_2` of dbt-cloud is overdue.", "`signing_key_2`", "invented"),
+    (_tool("MIN AVAILABLE   ALLOWED DISRUPTIONS\n2               1"), "The budget has `minAvailable` at 2.", "`minAvailable`",
+     "needs_semantic"),
+    # an age no evidence writes may be the time between two visible dates: not invented
+    (_tool(CREDENTIALS), 'The key is {"age_days": 167}.', "167", "needs_semantic"),
+    (_tool(CREDENTIALS), 'The key is {"age_days": 412}.', "412", "invented"),
+    # the rest of a whole, as a percentage: 112 crashed of 18,640 users is 99.4% crash-free
+    (_tool("| version | users | crashed_users |\n| 6.4.0 | 18640 | 112 |"),
+     "6.4.0: 18,640 users, 112 crashed, 99.4% crash-free.", "99.4%", "grounded"),
+    (_tool("| version | users | crashed_users |\n| 6.4.0 | 18640 | 112 |"),
+     "6.4.0: 18,640 users, 112 crashed, 97.4% crash-free.", "97.4%", "invented"),
+    # a count over a bare total: "44 users" of 18640 is 0.24%
+    (_tool("window: last 48 hours\n" + "-" * 200 + "\nusers 18640") + _tool("ANR Input dispatching | users: 44"),
+     "The ANR hits 44 users, so about 0.24% of the base.", "about 0.24%", "grounded"),
+    # minutes and seconds into a recording: 22:05 is 00:22:05 of the cue sheet, not a clock time
+    (_tool(CUES), "The ad break sits at 22:05.", "22:05", "grounded"),
+    (_tool(CUES), "The ad break sits at 24:05.", "24:05", "invented"),
+])
+def test_what_tools_print_is_not_taken_for_absence(check: CheckFn, upstream: list[dict[str, Any]], handoff: str,
+                                                   quote: str, verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("tool", "result", "verdict"), [
+    ("e2e", "Running 24 tests using 4 workers\n  24 passed (1.2m)", "grounded"),  # read as a tests run
+    ("xcodebuild", "Test Suite 'All tests' passed at 2024-07-01 10:00:00.", "needs_semantic"),  # not read: may be it
+    ("open_page", "Release notes for 7.3: dark mode, new onboarding.", "invented"),  # no outcome anywhere
+    ("refunds.create", '{"refund": "re_31", "status": "succeeded"}', "invented"),  # an outcome, but of no test
+    ("bash", "| Passed | oriole-33-en |\n| Failed | a10-29-en |", "needs_semantic"),  # its command runs tests
+])
+def test_a_run_this_pass_does_not_recognise_may_be_the_one_claimed(check: CheckFn, tool: str, result: str,
+                                                                   verdict: str) -> None:
+    command = "gcloud firebase test android run --type robo" if tool == "bash" else ""
+    upstream = [{"tool": tool, "command": command, "exit_code": 0, "result": result}]
+    got = handoff_verdicts(check, upstream, "All the tests pass.")
+    assert [v for _, v in got] == [verdict], got

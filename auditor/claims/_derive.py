@@ -70,14 +70,14 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
     for a, b in itertools.permutations(pool, 2):
         if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
             continue
-        if claim.family in ("ratio", "percent") and a.family != b.family:
-            continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio
+        if claim.family in ("ratio", "percent") and a.family != b.family and {a.family, b.family} != {None, "count"}:
+            continue  # a quotient of unlike things ("1 warning / 0.08s") is no ratio; "44 users" of 18640 is one
         if claim.family in _MEASURES and claim.family not in (a.family, b.family):
             continue  # money comes from money ("$5 × 4 visits"), never from "5 times × 5 times"
         if a.family == "percent" and claim.family not in ("percent", "ratio"):
             continue  # a percentage is applied to an amount (as b), never multiplied as a plain number
         for value, how in _results(a.value, b.value, claim.family, related, a.family == "percent",
-                                   b.family == "percent" and a.family != "percent"):
+                                   b.family == "percent" and a.family != "percent", "percent" not in (a.family, b.family)):
             if how in "+-" and claim.family in _MEASURES and not a.family == b.family == claim.family:
                 continue  # a sum or difference of money is of two amounts of money
             if how in "×/" and claim.family in _MEASURES and a.family == b.family == claim.family:
@@ -96,24 +96,27 @@ def _near(a: Quantity, b: Quantity, place: dict[int, int], reach: int) -> bool:
 
 
 def _results(a: float, b: float, family: str | None, related: Relation | None,
-             points: bool, rate: bool = False) -> list[tuple[float, str]]:
+             points: bool, rate: bool = False, whole: bool = False) -> list[tuple[float, str]]:
     """The operations on ``a`` and ``b`` that can give a number of ``family``: a ratio is a
-    quotient, a percentage a quotient as % or a change in % (only one of them when the sentence
-    says it is a share or a change; a change between two percentages may also be their
+    quotient, a percentage a quotient as % (or the rest of the whole, as %) or a change in % (only
+    one of them when the sentence says it is a share or a change; a change between two percentages may also be their
     difference in points), a percentage ``b`` applied to an amount ``a`` (added, taken off, or
-    taken), anything else one of the four operations."""
+    taken), anything else one of the four operations. The rest of a whole is taken only of a
+    ``whole`` (neither number a percentage)."""
     if family == "ratio":
         return [(a / b, "/")] if b else []
     if family == "percent":
         if not b:
             return []
         share, change = (a / b * 100.0, "/ (as %)"), ((a - b) / b * 100.0, "change from (%)")
+        # the rest of a whole of things: 112 crashed of 18,640 users is 99.4% crash-free
+        rest = [(100.0 - a / b * 100.0, "/ (the rest, as %)")] if whole and a < b else []
         if related == "share":
-            return [share]
+            return [share, *rest]
         difference = [(a - b, "-")] if points else []  # percentage points: both are percentages
         if related == "change":
             return [change, *difference]
-        return [share, change, *difference]
+        return [share, *rest, change, *difference]
     if rate:  # "18% off $165", "£9,400 inc VAT at 20%", "active + 5%"
         return [(a * (1 + b / 100.0), "plus (%)"), (a * (1 - b / 100.0), "less (%)"), (a * b / 100.0, "at (%)")]
     out = [(a + b, "+"), (a - b, "-"), (a * b, "×")]

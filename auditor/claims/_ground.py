@@ -172,8 +172,51 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
             return Grounding("grounded", f"relayed from {text.event_id}; no {category} run was visible", ref)
         return Grounding("contradicted", f"{text.event_id} reported the opposite; no {category} run was visible",
                          ref)
+    outcome_said = _outcome_said(evidence, category)
+    if outcome_said is not None:  # a runner this pass does not know (Playwright, xcodebuild, a CI page)
+        where, word = outcome_said
+        return Grounding("needs_semantic", f"no {category} run this pass recognises is visible to {evidence.source}, "
+                                          f"but {where.event_id} reports an outcome ({word.group(0)!r}); it may be "
+                                          f"the run", _ref(where, word.start(), word.end()))
     return Grounding("invented", f"no {category} run is visible to {evidence.source}, and no upstream message "
                                  f"reports one")
+
+
+#: Words by which a tool or a message reports how a run went, and the words that say what ran:
+#: a line with both may report a run this pass does not recognise.
+_OUTCOME_WORD = re.compile(r"\b(?:pass(?:ed|es|ing)?|fail(?:ed|s|ing|ures?)?|succeeded|successful(?:ly)?|"
+                           r"green|red|errors?)\b|[✓✔✗✘]", re.IGNORECASE)
+_RAN: dict[Category, re.Pattern[str]] = {
+    "tests": re.compile(r"\b(?:test(?:s|ing)?|specs?|suites?)\b", re.IGNORECASE),
+    "lint": re.compile(r"\b(?:lint\w*|warnings?|problems?)\b", re.IGNORECASE),
+    "typecheck": re.compile(r"\b(?:type\s?checks?|typing|tsc|mypy|pyright)\b", re.IGNORECASE),
+    "build": re.compile(r"\b(?:build\w*|compil\w*)\b", re.IGNORECASE),
+    "ci": re.compile(r"\b(?:ci|checks?|workflows?|pipelines?|jobs?)\b", re.IGNORECASE),
+}
+_SINGLE_PURPOSE = frozenset({"tests", "lint", "typecheck"})
+
+
+def _outcome_said(evidence: Evidence, category: Category) -> tuple[EvidenceText, re.Match[str]] | None:
+    """The latest line that reports how a run of ``category`` went: an outcome word, and a word
+    for what ran on the same line ("Test Suite 'All tests' passed") or in the command of the call
+    that printed it (`npx cypress run --spec ...`, `gcloud firebase test android run`). Not in the
+    output of a run this pass read as a test, lint or type-check run only: its outcome words are
+    that run's (a CI or build log may report any)."""
+    ran = _RAN.get(category)
+    if ran is None:
+        return None
+    known = {r.call.id for r in evidence.runs if r.categories & _SINGLE_PURPOSE
+             and r.categories <= _SINGLE_PURPOSE | {"execution"}}
+    commanded = {r.call.id for r in evidence.runs if ran.search(_command(r.call))}
+    for text in reversed(evidence.index.texts):
+        if text.event_id in known:
+            continue
+        for said in _OUTCOME_WORD.finditer(text.text):
+            end = text.text.find("\n", said.end())
+            if text.event_id in commanded and text.field != "arguments" or ran.search(text.text, text.text.rfind("\n", 0, said.start()) + 1,
+                                                        len(text.text) if end < 0 else end):
+                return text, said
+    return None
 
 
 def _reported_run(claim: Claim, runs: list[Run]) -> Run | None:
@@ -304,7 +347,34 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
                 text, m = other
                 return Grounding("contradicted", f"{value!r} appears nowhere; {text.event_id} ({text.field}) gives "
                                                  f"{name} {m.group(1)}", _ref(text, m.start(1), m.end(1)))
+    alike = _written_alike(claim, value, evidence)
+    if alike is not None:
+        text, m = alike
+        return Grounding("needs_semantic", f"{value!r} appears nowhere as written, but {m.group(0)!r} in "
+                                           f"{text.event_id} may be it", _ref(text, m.start(), m.end()))
     return Grounding("invented", f"{value!r} appears in no tool call and no upstream message")
+
+
+def _written_alike(claim: Claim, value: str, evidence: Evidence) -> tuple[EvidenceText, re.Match[str]] | None:
+    """Absence is looked for loosely, since ``invented`` rests on it: a ticket's number alone
+    ("9921" in a ``gh pr list`` row for "#9921"), a name in any case and with or without
+    separators, or inside a longer name ("access_key_1" in "access_key_1_active",
+    "minAvailable" as "min_available"), a path's file name in another directory."""
+    if claim.subkind == "ticket":
+        digits = re.search(r"\d{2,}", value)
+        return None if digits is None else _search(re.compile(rf"(?<![\w.]){digits.group(0)}(?![\w.])"), evidence,
+                                                  digits.group(0))
+    if claim.kind == "identifier":
+        parts = [c for c in value if c.isalnum()]
+        if len(parts) < 4:
+            return None
+        return _search(re.compile("[-_ .]?".join(re.escape(c) for c in parts), re.IGNORECASE), evidence, "")
+    if claim.kind == "path":
+        name = value.rstrip("/").rsplit("/", 1)[-1]
+        if len(name) < 5 or name == value:
+            return None
+        return _search(re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-])"), evidence, name)
+    return None
 
 
 def _search(pattern: re.Pattern[str], evidence: Evidence, needle: str) -> tuple[EvidenceText, re.Match[str]] | None:

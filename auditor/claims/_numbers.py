@@ -41,6 +41,7 @@ from ._derive import close, columns, derive
 from ._index import EvidenceIndex
 from ._limits import BOUND_STATED, RULE_STATED, ground_limit
 from ._quantity import Quantity, compatible, supports
+from ._reach import span_between
 from ._rows import Row, strong
 from ._totals import named_total
 from ._verdicts import Verdict
@@ -70,6 +71,11 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         timed = index.rows_with_clock(claim.value or "")
         if timed:
             return NumberVerdict("grounded", "the same time appears", timed[-1])
+        hours, minutes = (claim.value or "00:00").split(":")
+        offset = index.search(re.compile(rf"(?<![\d:])\d{{1,2}}:{hours}:{minutes}(?![\d:])"), f":{minutes}")
+        if offset is not None:  # "22:05" into a recording is 00:22:05
+            text, m = offset
+            return NumberVerdict("grounded", f"{m.group(0)!r} in {text.event_id} gives it as minutes and seconds")
         return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
     q = claim.quantity
     assert q is not None
@@ -128,8 +134,9 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     rated = any(o.family == "percent" for o in claim.operands)  # "~$66 after the 50% discount": steps not followed
     if claim.summed and len(visible) >= 2 and not rated:
         names = tuple(o.text for o in visible)
-        return NumberVerdict("contradicted", f"computed from {', '.join(names)}, but no arithmetic on them gives it",
-                             None, None, names)
+        return NumberVerdict("needs_semantic", f"computed from {', '.join(names)}, but no arithmetic on them gives "
+                                               f"it: the sum may hold terms the sentence does not show", None, None,
+                             names)
     measuring = (r for r in index.latest_with_any(claim.keys) if not r.request and _measures(r, q, claim.keys)
                  and len(_same_measure(q, r)) == 1 and not _several_columns(r))
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
@@ -153,6 +160,9 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
+    if span_between(q, _timelines(index, claim)):
+        return NumberVerdict("needs_semantic", f"{claim.text!r} appears nowhere, but it is the time between two "
+                                               f"visible dates or times: it may have been worked out from them")
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
 
@@ -217,6 +227,19 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
         return (f"the evidence gives other numbers for {_names(claim.keys & about.keys)}; {claim.text!r} may be "
                 f"computed from them")
     return None
+
+
+def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[float]]:
+    """The visible dates (and those written near the claim) as seconds on one time line, and the
+    visible clock times as seconds of a day on another."""
+    days: list[float] = []
+    for month, day, year in {*(d for r in index.rows for d in r.dates), *claim.near_dates}:
+        try:
+            days.append(datetime.date(year or _PLAIN_YEAR, month, day).toordinal() * 86400.0)
+        except ValueError:
+            continue
+    times = {int(c[:2]) * 3600.0 + int(c[3:5]) * 60.0 for r in index.rows for c in r.clocks}
+    return days, sorted(times)
 
 
 def _kin(q: Quantity, stated: Iterable[Quantity]) -> int:

@@ -2,7 +2,8 @@
 
 Test-runner summaries: pytest (``3 failed, 41 passed in 2.1s``), jest/vitest (``Tests: 1 failed,
 41 passed, 42 total``), unittest (``Ran 7 tests`` ... ``OK`` / ``FAILED (failures=1)``), go test
-(``ok  pkg 0.4s`` / ``--- FAIL`` / ``FAIL pkg``) and cargo test (``test result: ok. 42 passed``).
+(``ok  pkg 0.4s`` / ``--- FAIL`` / ``FAIL pkg``), cargo test (``test result: ok. 42 passed``) and
+gradle (``142 tests completed, 2 failed, 3 skipped``: the rest passed).
 The last summary line of the output decides: a rerun printed later wins. Except for cargo, which
 prints one ``test result:`` line per test binary (unit tests, each integration test file, doc
 tests): its run is the sum of them, and failed if any of them failed.
@@ -24,6 +25,7 @@ _COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|
 _SUMMARY_LINE = re.compile(r"^(?!.*\b(?:Test Suites|Snapshots|Test Files)\b).*\b\d[\d,]*\s+(?:passed|failed)\b.*$",
                            re.MULTILINE | re.IGNORECASE)
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in", re.MULTILINE)
+_COMPLETED = re.compile(r"(\d[\d,]*) tests? completed\b")
 _UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
 _GO_FAIL = re.compile(r"^(?:--- FAIL:.*|FAIL\t.*)$", re.MULTILINE)
 _GO_OK = re.compile(r"^ok\s+\S+.*$", re.MULTILINE)
@@ -42,9 +44,11 @@ def parse_tests(text: str) -> Reading | None:
             word = m.group(2).lower()
             word = "error" if word.startswith("error") else word
             counts[word] = counts.get(word, 0) + int(m.group(1).replace(",", ""))
-    ran = _UNITTEST_RAN.search(text)
+    ran = _UNITTEST_RAN.search(text) or (_COMPLETED.search(summaries[-1].group(0)) if summaries else None)
     if ran is not None:
-        counts.setdefault("total", int(ran.group(1)))
+        counts.setdefault("total", int(ran.group(1).replace(",", "")))
+    if "total" in counts and "passed" not in counts and summaries:  # gradle: "142 tests completed, 2 failed"
+        counts["passed"] = counts["total"] - sum(counts.get(k, 0) for k in ("failed", "error", "skipped"))
     end = _UNITTEST_END.search(text) if ran is not None or summaries else None
     if end is not None and line is None:
         line = (end.start(), end.end())
