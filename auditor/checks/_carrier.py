@@ -51,7 +51,7 @@ PERMISSION = frozenset(PERMISSION_CUES)
 WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
-_IF_ABLE = re.compile(r"\bif (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
+_IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
@@ -68,6 +68,7 @@ _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:
 _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
+_NEGATED_BOUND = re.compile(r"\b(?:never|not|no|nothing)\s+(?:\w+\s+)?$")  # "never beyond", "not much over"
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
@@ -156,6 +157,10 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
     return None
 
 
+def _permits(low: str) -> bool:
+    return bool(OK_PATTERN.search(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))
+
+
 def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
                numbers_needed: bool) -> Reading | None:
     """Append the unit's clause readings; return a reading that decides on its own, if any.
@@ -164,12 +169,13 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
-    allowed = any(OK_PATTERN.search(t) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(t)) for t in plain)
-    whole = " ".join(plain)
-    if allowed and ((_UPPER_BOUND.search(low_up) and _PAST_UPPER.search(whole))
-                    or (_LOWER_BOUND.search(low_up) and _PAST_LOWER.search(whole))):
+    past = _UPPER_BOUND.search(low_up) and _PAST_UPPER or _LOWER_BOUND.search(low_up) and _PAST_LOWER
+    if past and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
+            not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for m in past.finditer(t)):
+        # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
-    turned = turned_bound(low_up, whole) if unit.parsed else None  # a rule restated, not a value reported
+    ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]
+    turned = next(filter(None, (turned_bound(low_up, t) for t in ruled)), None)  # a rule restated, not a value reported
     if turned is not None:
         return Reading("inverted", f"inverted: {up} -> the handoff bounds {turned} from the other side")
     excluded = excluded_words(low_up) if c.polarity == "obligation" else ()
@@ -256,6 +262,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("fulfilled", "the source reports this one-off order done: nothing left to pass on")
     elif not cues and reports_done(low):
         return Reading("needs_semantic", "the handoff reports work done rather than passing the rule on")
+    elif not cues and turned_bound(upstream.lower(), low) is not None:  # "two descriptions run over 155 characters"
+        return Reading("needs_semantic", "the handoff reports a value past the bound rather than passing the rule on")
     if waived:
         if c.polarity == "obligation" and relation == "same":
             return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")
@@ -289,6 +297,12 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if polarity != c.polarity:
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
+        if strength != Strength.PERMITTED and (polarity == "prohibition" or _negated(low)
+                                                 or RESTRICTIVE_PATTERN.search(low)):
+            # "The flow stays, do not remove it", "Pause only the affected items, never the whole feed": a
+            # restatement that orders and forbids at once; the opposite order negates and restricts nothing
+            return Reading("needs_semantic", f"the handoff orders the opposite, but scopes or negates something "
+                                             f"too, as a restatement in other words can: {up}, {said}", conflict=True)
         return Reading("inverted", f"inverted: {up} -> {said}")
     if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
         return Reading("inverted", f"inverted: {up} -> the handoff permits it")

@@ -91,8 +91,8 @@ HEDGE_PATTERN = re.compile(
     r"try (?:not )?to|attempt to|aim to|generally|(?:would|'d) like to|best not to|better not to|"
     r"(?<![$\u20ac\u00a3\d] )worth (?!noting|mentioning|knowing|flagging)(?=[a-z]+ing\b)|usually|typically|in general|if convenient|where it makes sense|"
     r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
-    r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~]?\d)|if you get a chance|when you get a chance|when convenient|at some point|"
-    r"best effort|probably|preferably|if you have time|where you can|ish)\b"
+    r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~]?\d)|(?:if|when) you (?:get|have) (?:a |the )?(?:chance|time|moment)|when convenient|"
+    r"at some point|best effort|probably|preferably|where you can|ish)\b"
 )
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
