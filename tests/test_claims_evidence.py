@@ -304,6 +304,17 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     # a count over a bare total: "44 users" of 18640 is 0.24%
     (_tool("window: last 48 hours\n" + "-" * 200 + "\nusers 18640") + _tool("ANR Input dispatching | users: 44"),
      "The ANR hits 44 users, so about 0.24% of the base.", "about 0.24%", "grounded"),
+    # the rows of one key add up to a total the sentence gives for it; a bare number is that number in any unit
+    (_tool('{"charges": [{"replacement": 12.99}, {"replacement": 14.99}, {"replacement": 12.02}]}'),
+     "Replacement costs come to £40.00.", "£40.00", "grounded"),
+    (_tool('{"charges": [{"replacement": 12.99}, {"replacement": 14.99}, {"replacement": 12.02}]}'),
+     "Replacement costs come to £44.00.", "£44.00", "invented"),
+    (_tool('{"retention": 5}'), "Retention is 5 years.", "5 years", "needs_semantic"),
+    (_tool('{"retention": 7}'), "Retention is 5 years.", "5 years", "contradicted"),
+    # a Unix time is no quantity; "9.6G" is a size, not grams
+    (_tool('{"metric": {"region": "eu-west-1"}, "value": [1717153512.401, 523]}'), "eu-west-1 p95 is ~520 ms.",
+     "~520 ms", "grounded"),
+    (_tool("heap_used 9.6G\nheap_max 10.8G"), "The heap is at 9.6G of 10.8G.", "9.6G", "grounded"),
     # minutes and seconds into a recording: 22:05 is 00:22:05 of the cue sheet, not a clock time
     (_tool(CUES), "The ad break sits at 22:05.", "22:05", "grounded"),
     (_tool(CUES), "The ad break sits at 24:05.", "24:05", "invented"),

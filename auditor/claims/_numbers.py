@@ -141,13 +141,21 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                  and len(_same_measure(q, r)) == 1 and not _several_columns(r))
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
     # record), then the latest
-    weak = max(itertools.islice(measuring, _MAX_WEAK_ROWS), key=lambda r: (len(claim.keys & r.keys), -len(r.text)),
-               default=None)
+    rows_measuring = list(itertools.islice(measuring, _MAX_WEAK_ROWS))
+    weak = max(rows_measuring, key=lambda r: (len(claim.keys & r.keys), -len(r.text)), default=None)
     if weak is not None:
         row = weak
         other = _same_measure(q, row)[0]
-        return NumberVerdict("contradicted", f"{_names(claim.keys & row.keys)} is {other.text!r} in the evidence", row,
-                             (other.start, other.end))
+        named = _names(claim.keys & row.keys)
+        # each number once: a "key": value pair and the object holding it are two rows with one number
+        values = list({(r.field_index, m.start): m.value for r in rows_measuring
+                       if claim.keys & r.keys == claim.keys & row.keys for m in _same_measure(q, r)[:1]}.values())
+        if len(values) > 1 and close(q, sum(values)):  # "£40.00 in replacement costs" over three "replacement" rows
+            return NumberVerdict("grounded", f"the {len(values)} values of {named} in the evidence sum to it", row)
+        if other.bare and other.written == q.written:  # "5 years" and a bare 5: the same number, the unit unsaid
+            return NumberVerdict("needs_semantic", f"{named} is {other.text!r} in the evidence, the same number in "
+                                                   f"another unit or none", row, (other.start, other.end))
+        return NumberVerdict("contradicted", f"{named} is {other.text!r} in the evidence", row, (other.start, other.end))
     if loose:
         return NumberVerdict("needs_semantic", "the number appears, but not with what the sentence counts")
     if claim.threshold:

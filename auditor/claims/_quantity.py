@@ -58,7 +58,9 @@ _LENGTH = {"mm": 1e-3, "cm": 1e-2, "km": 1e3, "kms": 1e3, "meter": 1.0, "meters"
            "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048}
 _ATTACHED = re.compile(r"[A-Za-z_]+\d")
 _POWER = re.compile(r"\s?(?:[×x*]\s?10)?\^")
-_BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib"}
+_BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib", "G": "gb", "T": "tb"}  # "9.6G" is no mass
+#: Seconds (10 digits) or milliseconds (13) since 1970, from 2017 to 2033.
+_EPOCH = re.compile(r"1[5-9]\d{8}(?:\.\d+)?|1[5-9]\d{11}")
 _MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
          "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
@@ -145,6 +147,8 @@ def quantities(text: str) -> list[Quantity]:
             continue  # "the 17th" is a day or a rank, not seventeen of something
         if (not (m.group("unit") or m.group("scale")) and _ATTACHED.match(text, m.end())) or _POWER.match(text, m.end()):
             continue  # "81bd3c2", "4e77a10": the head of a hash or an id; "3×10^5": a power, read as no number
+        if _EPOCH.fullmatch(m.group("num")) and not (m.group("cur") or m.group("unit") or m.group("scale")):
+            continue  # 1717153512.401: a Unix time (a Prometheus sample's), not a quantity
         q = _quantity(m)
         if q is not None:
             out.append(_qualified(q, text))
@@ -179,7 +183,7 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     scale_word = (m.group("scale") or "").strip()
     unit = (m.group("unit") or "").strip()
     low_unit = unit.lower().replace(" ", "")
-    if unit in _BINARY:  # Kubernetes quantities: "512Mi" is mebibytes, never miles
+    if unit in _BINARY:  # Kubernetes quantities: "512Mi" is mebibytes, never miles; "9.6G" gigabytes
         low_unit = _BINARY[unit]
     currency = _CURRENCY.get((m.group("cur") or "").strip().lower())
     scale = 1.0

@@ -66,6 +66,10 @@ class Row:
     request: bool = False
 
 
+#: A number with a unit is no key: "10.8G" names nothing ("8g" would pair it with another row's 10.8G).
+_NUMBER_WITH_UNIT = re.compile(r"[\d.,]*\d(?:[kmgtp]i?b?|[mµun]?s|min|[hdwx%]|px|pp)")
+
+
 def key_words(text: str) -> frozenset[str]:
     """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``, a short
     form also giving its word: ``avg`` -> ``average``), minus function words and bare numbers."""
@@ -73,7 +77,8 @@ def key_words(text: str) -> frozenset[str]:
     for word in [w for w in words if _JOINER.search(w)]:
         words.update(_JOINER.split(word))
     words.update(ABBREVIATIONS[w] for w in words & ABBREVIATIONS.keys())
-    return frozenset(w for w in words if len(w) >= 2 and w not in KEY_STOP and not w.replace(".", "").isdigit())
+    return frozenset(w for w in words if len(w) >= 2 and w not in KEY_STOP and not w.replace(".", "").isdigit()
+                     and not _NUMBER_WITH_UNIT.fullmatch(w))
 
 
 def strong(word: str) -> bool:
