@@ -315,6 +315,15 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     (_tool('{"metric": {"region": "eu-west-1"}, "value": [1717153512.401, 523]}'), "eu-west-1 p95 is ~520 ms.",
      "~520 ms", "grounded"),
     (_tool("heap_used 9.6G\nheap_max 10.8G"), "The heap is at 9.6G of 10.8G.", "9.6G", "grounded"),
+    # a time worked out from a visible one and a span its sentence gives; a span from elsewhere does not count
+    (_tool("GIVEN_AT 2024-11-21 09:40"), "Dose 1 went in at 09:40, so the 18-24h window opens at 03:40.", "03:40",
+     "needs_semantic"),
+    (_tool("GIVEN_AT 2024-11-21 09:40\nwindow 18 h"), "The window opens at 03:40.", "03:40", "invented"),
+    # a percentage its own fraction gives: the work is shown, the fraction's whole is for the grader
+    (_tool("| ward | discharges | deaths | sent |\n| AMU | 412 | 9 | 331 |"), "AMU 331/397 (83.4%).",
+     "331/397 (83.4%)", "needs_semantic"),
+    # numbers a thousandfold apart measure different things: an id on the row contradicts no score
+    (_tool("bed 4 | MRN 4478120 | pews"), "Bed 4 is at 8 pts.", "8 pts", "needs_semantic"),
     # minutes and seconds into a recording: 22:05 is 00:22:05 of the cue sheet, not a clock time
     (_tool(CUES), "The ad break sits at 22:05.", "22:05", "grounded"),
     (_tool(CUES), "The ad break sits at 24:05.", "24:05", "invented"),

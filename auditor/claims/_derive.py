@@ -129,6 +129,13 @@ def _whole_close(claim: Quantity, value: float) -> bool:
     return close(claim, value) and (claim.family != "count" or abs(value - round(value)) < 1e-6)
 
 
+def far_apart(a: float, b: float) -> bool:
+    """Two numbers more than a thousandfold apart measure different things ("8 pts" and an id
+    4478120 on the same row): neither can contradict the other."""
+    a, b = abs(a), abs(b)
+    return a > 0 and b > 0 and max(a, b) / min(a, b) > 1000.0
+
+
 def close(claim: Quantity, value: float) -> bool:
     tolerance = max(claim.step / 2.0, abs(claim.value) * (0.05 if claim.approx else 0.0)) + 1e-9
     return abs(value - claim.value) <= tolerance or (claim.step >= 1 and 0 <= value - claim.value < claim.step

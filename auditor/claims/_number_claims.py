@@ -74,6 +74,9 @@ def pair_claims(text: str) -> list[Claim]:
     return out
 
 
+_RANGE_START = re.compile(r"\b(\d+)\s*[-–]\s*(\d+)\s*(h|hours?|min|minutes?)\b")
+
+
 def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list[Claim]:
     """The numbers, dates, times, versions, hashes and ticket ids of one sentence. A computed
     number ("Together that's £5.6m") takes its operands from this sentence and the one before."""
@@ -92,7 +95,10 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
     for a, b, clock in clocks(piece):
         taken.append((a + s, b + s))
-        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock))
+        # "6 h after the run end"; both ends of a range ("the 18-24h window")
+        spans = tuple(q for q in quantities(_RANGE_START.sub(r"\g<1>\g<3> \g<2>\g<3>", piece)) if q.family == "duration")
+        out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock,
+                         operands=spans))
     for m in _OF.finditer(masked, s, e):
         taken.append((m.start(), m.end()))
         n = int(m.group(1))
@@ -160,7 +166,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
         related = relation(masked, q.start + s, q.end + s) if q.family in ("percent", "ratio") else None
         out.append(Claim("number", text[start:end], start, end, sentence, subkind="http" if http else _subkind(q),
                          value=q.text, quantity=q, keys=keys, operands=operands, computed=computed,
-                         relation=related, fraction=fraction(masked, q.end + s) if q.family == "percent" else None,
+                         relation=related, fraction=fraction(masked, q.start + s, q.end + s) if q.family == "percent" else None,
                          universal=_UNIVERSAL.search(masked, max(s, start - 20), start) is not None,
                          threshold=_THRESHOLD.match(masked, q.end + s) is not None,
                          summed=summed,

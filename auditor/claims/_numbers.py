@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from ._claim import Claim
 from ._counting import lines_naming, list_items, records_with
-from ._derive import close, columns, derive
+from ._derive import close, columns, derive, far_apart
 from ._index import EvidenceIndex
 from ._limits import BOUND_STATED, RULE_STATED, ground_limit
 from ._quantity import Quantity, compatible, supports
@@ -76,6 +76,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         if offset is not None:  # "22:05" into a recording is 00:22:05
             text, m = offset
             return NumberVerdict("grounded", f"{m.group(0)!r} in {text.event_id} gives it as minutes and seconds")
+        later = _clock_after(claim, index)
+        if later is not None:
+            return NumberVerdict("needs_semantic", f"the time {claim.text!r} appears nowhere, but it is {later}: it "
+                                                   f"may have been worked out")
         return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
     q = claim.quantity
     assert q is not None
@@ -97,6 +101,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                                      (hit.start, hit.end))
         single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)
                   and (r.output or _reading(r)) and not r.request]
+        single = [r for r in single if not far_apart(q.value, _candidates(q, r)[0].value)]
         if single:
             row = single[-1]
             other = _candidates(q, row)[0]
@@ -142,6 +147,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     # the row naming most of what the claim names, then the shortest ("total_eur": 472 over its whole
     # record), then the latest
     rows_measuring = list(itertools.islice(measuring, _MAX_WEAK_ROWS))
+    rows_measuring = [r for r in rows_measuring if not far_apart(q.value, _same_measure(q, r)[0].value)]
     weak = max(rows_measuring, key=lambda r: (len(claim.keys & r.keys), -len(r.text)), default=None)
     if weak is not None:
         row = weak
@@ -165,6 +171,9 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         found = index.search(re.compile(rf"(?<![\w.])v?{re.escape(q.text)}\.\d+\b"), q.text)
         if found is not None:  # "toolchain 1.79" is rustc 1.79.0
             return NumberVerdict("grounded", f"the version {found[1].group(0)} in {found[0].event_id} begins with it")
+    if claim.fraction is not None:  # "331/397 (83.4%)": the work is shown; whether 397 is the right whole is not
+        return NumberVerdict("needs_semantic", f"{claim.text!r} is its own fraction, which no evidence states; "
+                                               f"whether the fraction counts the right things needs the grader")
     unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
@@ -234,6 +243,23 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
     if about is not None:
         return (f"the evidence gives other numbers for {_names(claim.keys & about.keys)}; {claim.text!r} may be "
                 f"computed from them")
+    return None
+
+
+def _clock_after(claim: Claim, index: EvidenceIndex) -> str | None:
+    """A visible clock time plus or minus a span the claim's sentence gives that is the claim's
+    time, to the minute (a quarter of an hour when hedged): "09:40 yesterday, so the 18-24h window
+    ran 03:40-09:40". Spans elsewhere are not tried: whole hours from anywhere reach any round time."""
+    hours, minutes = (claim.value or "00:00").split(":")
+    target = int(hours) * 60 + int(minutes)
+    slack = 15 if re.search(r"~|\b(?:about|around|roughly|approx)", claim.text + " ", re.IGNORECASE) else 0
+    spans = {q.value / 60.0 for q in claim.operands if q.family == "duration" and 0 < q.value <= 2 * 86400}
+    clocks = {int(c[:2]) * 60 + int(c[3:5]) for r in index.rows for c in r.clocks}
+    for clock in sorted(clocks):
+        for span in sorted(spans):
+            for sign in (1, -1):
+                if abs((clock + sign * span - target + 720) % 1440 - 720) <= slack:
+                    return f"{clock // 60:02d}:{clock % 60:02d} {'+' if sign > 0 else '-'} {span:g} minutes"
     return None
 
 

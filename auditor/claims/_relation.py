@@ -25,6 +25,7 @@ _CHANGE_BEFORE = re.compile(r"\b(?:up|down|by|rose|fell|grew|dropped|increased|d
                             r"reduced|improved|shrank|gained|lost)\s+(?:by\s+)?(?:about\s+|roughly\s+|~)?$",
                             re.IGNORECASE)
 _FRACTION = re.compile(r"\s*\(\s*(\d[\d,]*)\s*/\s*(\d[\d,]*)\s*\)")
+_FRACTION_BEFORE = re.compile(r"(?<![\d/])(\d[\d,]*)\s*/\s*(\d[\d,]*)\s*\(\s*$")
 
 
 def relation(text: str, start: int, end: int) -> Relation | None:
@@ -37,9 +38,10 @@ def relation(text: str, start: int, end: int) -> Relation | None:
     return None
 
 
-def fraction(text: str, end: int) -> tuple[float, float] | None:
-    """The ``(part/whole)`` written right after a percentage, if any."""
-    m = _FRACTION.match(text, end)
+def fraction(text: str, start: int, end: int) -> tuple[float, float] | None:
+    """The ``(part/whole)`` written right after a percentage, or the ``part/whole (`` right
+    before it ("331/397 (83.4%)"), if any."""
+    m = _FRACTION.match(text, end) or _FRACTION_BEFORE.search(text, max(0, start - 30), start)
     if m is None:
         return None
     whole = float(m.group(2).replace(",", ""))

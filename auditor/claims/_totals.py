@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ._derive import far_apart
 from ._quantity import Quantity, compatible, quantities
 from ._rows import Row, cells
 from ._verdicts import Verdict
@@ -54,7 +55,7 @@ def named_total(claim: Quantity, names: frozenset[str], rows: Sequence[Row],
             if close(claim, total):
                 return Total("grounded", f"the sum of the {len(these)} named rows is {total:,.2f}", these)
             sums.append(total)
-        if computes and len(sums) == 1:
+        if computes and len(sums) == 1 and not far_apart(claim.value, sums[0]):
             return Total("contradicted", f"the {len(members)} named rows sum to {sums[0]:,.2f}",
                          tuple(r for r, _ in members))
     return None
