@@ -15,14 +15,14 @@ def scores() -> dict[str, Score]:
 
 def test_the_set_is_whole() -> None:
     files = sorted(p.name for p in CASES_DIR.glob("*.json"))
-    assert files == [f"holdout-{x}.json" for x in "abcdefghijklmnopqrstuvwx"]
+    assert files == [f"holdout-{x}.json" for x in [*"abcdefghijklmnopqrstuvwxyz", "za"]]
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 500, "claims": 1550}[kind], s
-    assert s.decided_exact >= {"constraints": 0.82, "claims": 0.76}[kind], s
+    assert s.decided >= {"constraints": 560, "claims": 1700}[kind], s
+    assert s.decided_exact >= {"constraints": 0.81, "claims": 0.75}[kind], s
 
 
 def test_a_lost_constraint_or_a_bad_claim_the_passes_report_is_real(scores: dict[str, Score]) -> None:
