@@ -327,6 +327,7 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     # minutes and seconds into a recording: 22:05 is 00:22:05 of the cue sheet, not a clock time
     (_tool(CUES), "The ad break sits at 22:05.", "22:05", "grounded"),
     (_tool(CUES), "The ad break sits at 24:05.", "24:05", "invented"),
+    (_tool("2024-05-01 09:14:30 job done"), "The job finished at 14:30.", "14:30", "invented"),  # a clock's mm:ss
 ])
 def test_what_tools_print_is_not_taken_for_absence(check: CheckFn, upstream: list[dict[str, Any]], handoff: str,
                                                    quote: str, verdict: str) -> None:
@@ -346,3 +347,11 @@ def test_a_run_this_pass_does_not_recognise_may_be_the_one_claimed(check: CheckF
     upstream = [{"tool": tool, "command": command, "exit_code": 0, "result": result}]
     got = handoff_verdicts(check, upstream, "All the tests pass.")
     assert [v for _, v in got] == [verdict], got
+
+
+def test_only_a_summary_of_completed_tests_gives_the_passes() -> None:
+    from auditor.claims.parsers.runners import parse_tests
+    gradle = parse_tests("142 tests completed, 2 failed, 3 skipped")
+    jest = parse_tests("Tests: 1 failed, 2 todo, 42 total")
+    assert gradle is not None and dict(gradle.counts)["passed"] == 137
+    assert jest is not None and "passed" not in dict(jest.counts)  # todo tests neither passed nor failed

@@ -51,7 +51,7 @@ PERMISSION = frozenset(PERMISSION_CUES)
 WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
-_IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i|possible) (?:can|could|may|might)\b")
+_IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
@@ -68,7 +68,7 @@ _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:
 _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
-_NEGATED_BOUND = re.compile(r"\b(?:never|not|no|nothing)\s+(?:\w+\s+)?$")  # "never beyond", "not much over"
+_NEGATED_BOUND = re.compile(r"\b(?:never|not|no|nothing)\s+$")  # "never beyond" ("not much over" is over)
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
@@ -169,9 +169,9 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
-    past = _UPPER_BOUND.search(low_up) and _PAST_UPPER or _LOWER_BOUND.search(low_up) and _PAST_LOWER
+    past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
     if past and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
-            not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for m in past.finditer(t)):
+            not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for p in past for m in p.finditer(t)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]
@@ -297,10 +297,12 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if polarity != c.polarity:
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
-        if strength != Strength.PERMITTED and (polarity == "prohibition" or _negated(low)
-                                                 or RESTRICTIVE_PATTERN.search(low)):
+        scoped = RESTRICTIVE_PATTERN.search(low) is not None
+        own_negated = _negation_governs(c.action, low.replace("n't", " not"))  # "Don't run the migrations"
+        if strength != Strength.PERMITTED and (scoped or (not own_negated if polarity == "prohibition" else _negated(low))):
             # "The flow stays, do not remove it", "Pause only the affected items, never the whole feed": a
-            # restatement that orders and forbids at once; the opposite order negates and restricts nothing
+            # restatement that orders and forbids at once. The opposite order restricts nothing, and negates
+            # nothing but the rule's own act ("Do not include the disclaimer" for "always include it")
             return Reading("needs_semantic", f"the handoff orders the opposite, but scopes or negates something "
                                              f"too, as a restatement in other words can: {up}, {said}", conflict=True)
         return Reading("inverted", f"inverted: {up} -> {said}")

@@ -365,10 +365,10 @@ def _written_alike(claim: Claim, value: str, evidence: Evidence) -> tuple[Eviden
         return None if digits is None else _search(re.compile(rf"(?<![\w.]){digits.group(0)}(?![\w.])"), evidence,
                                                   digits.group(0))
     if claim.kind == "identifier":
-        parts = [c for c in value if c.isalnum()]
-        if len(parts) < 4:
+        chars = [c for c in value if c.isalnum()]
+        if len(chars) < 4:
             return None
-        return _search(re.compile("[-_ .]?".join(re.escape(c) for c in parts), re.IGNORECASE), evidence, "")
+        return _search(re.compile("[-_ .]?".join(re.escape(c) for c in chars), re.IGNORECASE), evidence, "")
     if claim.kind == "path":
         name = value.rstrip("/").rsplit("/", 1)[-1]
         if len(name) < 5 or name == value:

@@ -74,7 +74,7 @@ def pair_claims(text: str) -> list[Claim]:
     return out
 
 
-_RANGE_START = re.compile(r"\b(\d+)\s*[-–]\s*(\d+)\s*(h|hours?|min|minutes?)\b")
+_RANGE = re.compile(r"\b(\d+)\s*[-–]\s*(\d+)\s*(h|hours?|min|minutes?)\b")
 
 
 def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list[Claim]:
@@ -96,7 +96,7 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
     for a, b, clock in clocks(piece):
         taken.append((a + s, b + s))
         # "6 h after the run end"; both ends of a range ("the 18-24h window")
-        spans = tuple(q for q in quantities(_RANGE_START.sub(r"\g<1>\g<3> \g<2>\g<3>", piece)) if q.family == "duration")
+        spans = tuple(q for q in quantities(_RANGE.sub(r"\g<1>\g<3> \g<2>\g<3>", piece)) if q.family == "duration")
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock,
                          operands=spans))
     for m in _OF.finditer(masked, s, e):

@@ -72,7 +72,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         if timed:
             return NumberVerdict("grounded", "the same time appears", timed[-1])
         hours, minutes = (claim.value or "00:00").split(":")
-        offset = index.search(re.compile(rf"(?<![\d:])\d{{1,2}}:{hours}:{minutes}(?![\d:])"), f":{minutes}")
+        offset = index.search(re.compile(rf"(?<![\d:])0{{1,2}}:{hours}:{minutes}(?![\d:])"), f":{minutes}")
         if offset is not None:  # "22:05" into a recording is 00:22:05
             text, m = offset
             return NumberVerdict("grounded", f"{m.group(0)!r} in {text.event_id} gives it as minutes and seconds")
@@ -248,17 +248,16 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
 
 def _clock_after(claim: Claim, index: EvidenceIndex) -> str | None:
     """A visible clock time plus or minus a span the claim's sentence gives that is the claim's
-    time, to the minute (a quarter of an hour when hedged): "09:40 yesterday, so the 18-24h window
-    ran 03:40-09:40". Spans elsewhere are not tried: whole hours from anywhere reach any round time."""
+    time, to the minute: "09:40 yesterday, so the 18-24h window ran 03:40-09:40". Spans elsewhere
+    are not tried: whole hours from anywhere reach any round time."""
     hours, minutes = (claim.value or "00:00").split(":")
     target = int(hours) * 60 + int(minutes)
-    slack = 15 if re.search(r"~|\b(?:about|around|roughly|approx)", claim.text + " ", re.IGNORECASE) else 0
     spans = {q.value / 60.0 for q in claim.operands if q.family == "duration" and 0 < q.value <= 2 * 86400}
     clocks = {int(c[:2]) * 60 + int(c[3:5]) for r in index.rows for c in r.clocks}
     for clock in sorted(clocks):
         for span in sorted(spans):
             for sign in (1, -1):
-                if abs((clock + sign * span - target + 720) % 1440 - 720) <= slack:
+                if abs((clock + sign * span - target + 720) % 1440 - 720) < 0.5:
                     return f"{clock // 60:02d}:{clock % 60:02d} {'+' if sign > 0 else '-'} {span:g} minutes"
     return None
 

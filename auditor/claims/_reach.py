@@ -37,13 +37,13 @@ def span_between(claim: Quantity, timelines: Iterable[Iterable[float]]) -> bool:
     truncates = claim.step >= 1 and not claim.approx  # as ``close``: "14 days" may be 14.6 days
     if not any(abs(r - target) <= tolerance or truncates and 0 <= r - target < claim.step for r in results):
         return False
-    window = (tolerance + (claim.step if truncates else 0.0)) / target
+    window = (tolerance + (claim.step if truncates else tolerance)) / target  # the width results may fall in
     near = sum(1 for r in results if target / _NEAR < r < target * _NEAR)
     return near * window / (2.0 * math.log(_NEAR)) <= _CHANCE
 
 
 def _spans(moments: Iterable[float]) -> list[float]:
-    points = sorted(set(moments))[:_MAX_MOMENTS]
+    points = sorted(set(moments))[-_MAX_MOMENTS:]  # the latest: a report's own date comes last
     return [b - a for a, b in itertools.combinations(points, 2)]
 
 

@@ -44,11 +44,15 @@ def parse_tests(text: str) -> Reading | None:
             word = m.group(2).lower()
             word = "error" if word.startswith("error") else word
             counts[word] = counts.get(word, 0) + int(m.group(1).replace(",", ""))
-    ran = _UNITTEST_RAN.search(text) or (_COMPLETED.search(summaries[-1].group(0)) if summaries else None)
+    ran = _UNITTEST_RAN.search(text)
     if ran is not None:
-        counts.setdefault("total", int(ran.group(1).replace(",", "")))
-    if "total" in counts and "passed" not in counts and summaries:  # gradle: "142 tests completed, 2 failed"
-        counts["passed"] = counts["total"] - sum(counts.get(k, 0) for k in ("failed", "error", "skipped"))
+        counts.setdefault("total", int(ran.group(1)))
+    completed = _COMPLETED.search(summaries[-1].group(0)) if summaries else None
+    if completed is not None and "passed" not in counts:  # gradle: "142 tests completed, 2 failed, 3 skipped"
+        counts.setdefault("total", int(completed.group(1).replace(",", "")))
+        rest = counts["total"] - sum(counts.get(k, 0) for k in ("failed", "error", "skipped"))
+        if rest >= 0:
+            counts["passed"] = rest
     end = _UNITTEST_END.search(text) if ran is not None or summaries else None
     if end is not None and line is None:
         line = (end.start(), end.end())
