@@ -211,10 +211,10 @@ def _outcome_said(evidence: Evidence, category: Category) -> tuple[EvidenceText,
     for text in reversed(evidence.index.texts):
         if text.event_id in known:
             continue
+        printed_by_a_run = text.event_id in commanded and text.field != "arguments"
         for said in _OUTCOME_WORD.finditer(text.text):
-            end = text.text.find("\n", said.end())
-            if text.event_id in commanded and text.field != "arguments" or ran.search(text.text, text.text.rfind("\n", 0, said.start()) + 1,
-                                                        len(text.text) if end < 0 else end):
+            start, end = text.text.rfind("\n", 0, said.start()) + 1, text.text.find("\n", said.end())
+            if printed_by_a_run or ran.search(text.text, start, len(text.text) if end < 0 else end):
                 return text, said
     return None
 

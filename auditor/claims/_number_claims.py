@@ -93,10 +93,12 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
     for a, b, date in dates(may_restored(piece, text[s:e])):
         taken.append((a + s, b + s))
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="date", date=date))
-    for a, b, clock in clocks(piece):
+    times = clocks(piece)
+    # what a time may be worked out with: "6 h after the run end"; both ends of a range ("the 18-24h window")
+    spans = tuple(q for q in quantities(_RANGE.sub(r"\g<1>\g<3> \g<2>\g<3>", piece)) if q.family == "duration") \
+        if times else ()
+    for a, b, clock in times:
         taken.append((a + s, b + s))
-        # "6 h after the run end"; both ends of a range ("the 18-24h window")
-        spans = tuple(q for q in quantities(_RANGE.sub(r"\g<1>\g<3> \g<2>\g<3>", piece)) if q.family == "duration")
         out.append(Claim("number", text[a + s:b + s], a + s, b + s, sentence, subkind="time", value=clock,
                          operands=spans))
     for m in _OF.finditer(masked, s, e):

@@ -100,8 +100,8 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                 return NumberVerdict("grounded", f"the row for {_names(strong_keys & row.keys)} states it", row,
                                      (hit.start, hit.end))
         single = [r for r in aligned if len(_candidates(q, r)) == 1 and (not q.bare or len(r.text) <= 120)
-                  and (r.output or _reading(r)) and not r.request]
-        single = [r for r in single if not far_apart(q.value, _candidates(q, r)[0].value)]
+                  and (r.output or _reading(r)) and not r.request
+                  and not far_apart(q.value, _candidates(q, r)[0].value)]
         if single:
             row = single[-1]
             other = _candidates(q, row)[0]
@@ -250,10 +250,9 @@ def _clock_after(claim: Claim, index: EvidenceIndex) -> str | None:
     """A visible clock time plus or minus a span the claim's sentence gives that is the claim's
     time, to the minute: "09:40 yesterday, so the 18-24h window ran 03:40-09:40". Spans elsewhere
     are not tried: whole hours from anywhere reach any round time."""
-    hours, minutes = (claim.value or "00:00").split(":")
-    target = int(hours) * 60 + int(minutes)
+    target = _minutes(claim.value or "00:00")
     spans = {q.value / 60.0 for q in claim.operands if q.family == "duration" and 0 < q.value <= 2 * 86400}
-    clocks = {int(c[:2]) * 60 + int(c[3:5]) for r in index.rows for c in r.clocks}
+    clocks = {_minutes(c) for r in index.rows for c in r.clocks}
     for clock in sorted(clocks):
         for span in sorted(spans):
             for sign in (1, -1):
@@ -271,8 +270,14 @@ def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[fl
             days.append(datetime.date(year or _PLAIN_YEAR, month, day).toordinal() * 86400.0)
         except ValueError:
             continue
-    times = {int(c[:2]) * 3600.0 + int(c[3:5]) * 60.0 for r in index.rows for c in r.clocks}
+    times = {_minutes(c) * 60.0 for r in index.rows for c in r.clocks}
     return days, sorted(times)
+
+
+def _minutes(clock: str) -> int:
+    """Minutes since midnight of an ``hh:mm`` clock time."""
+    hours, minutes = clock.split(":")
+    return int(hours) * 60 + int(minutes)
 
 
 def _kin(q: Quantity, stated: Iterable[Quantity]) -> int:
