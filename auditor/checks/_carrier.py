@@ -298,7 +298,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
         scoped = RESTRICTIVE_PATTERN.search(low) is not None
-        own_negated = _negation_governs(c.action, low.replace("n't", " not"))  # "Don't run the migrations"
+        own_negated = _negation_governs(c.action, low)
         if strength != Strength.PERMITTED and (scoped or (not own_negated if polarity == "prohibition" else _negated(low))):
             # "The flow stays, do not remove it", "Pause only the affected items, never the whole feed": a
             # restatement that orders and forbids at once. The opposite order restricts nothing, and negates
@@ -422,7 +422,7 @@ def _negation_governs(action: str | None, low: str) -> bool:
     if action is None:
         return False
     own = word_forms(action)
-    for m in re.finditer(r"\b(?:not|never|no|n't|without|nothing|none)\b", low):
+    for m in re.finditer(r"\b(?:not|never|no|without|nothing|none)\b|n't\b", low):
         # a hyphenated compound is one word, headed by its last part: "no test-dropping shards" drops
         following = [w.rsplit("-", 1)[-1] for w in re.findall(r"[a-z]+(?:-[a-z]+)*", low[m.end():m.end() + 40])[:3]]
         if any(word_forms(w) & own for w in following):
