@@ -277,6 +277,12 @@ GRADLE = ("Starting 142 tests on Pixel_6(AVD)\nTests on Pixel_6(AVD) failed: The
 GH_PRS = "9921\tFix crash on deep link\tcherry-pick,P0\n9930\tTweak spacing\tcherry-pick,P3"
 CREDENTIALS = ("report date 2024-12-02\nuser,access_key_1_active,access_key_1_last_rotated\n"
                "dbt-cloud,true,2024-06-18T08:05:51+00:00")
+SESSIONS = "OR-1 | Riyadh | Asia/Riyadh (+03) | 2025-01-09 15:00 | 90m"
+CONVERT = "date -d '2024-12-14 00:00 UTC' for Europe/Madrid"
+TICKETS = ("ticket,site,opened_utc,resolved_utc\nINC-1,HLX-STORE-114,2025-02-10T07:42:00Z,2025-02-10T09:06:00Z\n"
+           "INC-2,HLX-STORE-208,2025-02-13T18:05:00Z,2025-02-14T03:11:00Z\n")
+CLAIMS = ("claim_id,card,amount,ccy\nRE-1,debit,420.00,USD\nRE-2,debit,1875.00,USD\nRE-3,credit,2260.00,USD\n"
+          "RE-4,debit,315.39,USD\n")
 CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
 
 
@@ -328,6 +334,26 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     (_tool(CUES), "The ad break sits at 22:05.", "22:05", "grounded"),
     (_tool(CUES), "The ad break sits at 24:05.", "24:05", "invented"),
     (_tool("2024-05-01 09:14:30 job done"), "The job finished at 14:30.", "14:30", "invented"),  # a clock's mm:ss
+    # a visible time moved into a zone its own row names; the wrong way round, or by the wrong season, is not
+    (_tool(SESSIONS), "Riyadh starts 18:00 local.", "18:00", "needs_semantic"),
+    (_tool(SESSIONS), "Riyadh starts 13:00 local.", "13:00", "invented"),
+    (_tool(CONVERT), "Madrid opens at 01:00.", "01:00", "needs_semantic"),
+    (_tool(CONVERT), "Madrid opens at 02:00.", "02:00", "invented"),  # +02 is Madrid's summer offset, not December's
+    # timestamps: a span crossing midnight is the time between them
+    (_tool(TICKETS), "INC-2 took 9.1 h.", "9.1 h", "needs_semantic"),
+    (_tool(TICKETS), "INC-2 took 7.3 h.", "7.3 h", "invented"),
+    # a number that ends a visible identifier names it
+    (_tool(TICKETS), "Store 208 was down longest.", "208", "needs_semantic"),
+    (_tool(TICKETS), "Store 209 was down longest.", "209", "invented"),
+    # a rate is no length: 6.2 mm/s is the bare 6.2 of a velocity column
+    (_tool("date,point,v_rms_mm_s\n2024-10-22,front,6.2\n"), "Vibration is at 6.2 mm/s.", "6.2 mm", "grounded"),
+    # a bare amount on a row that names another currency is no amount in euros
+    (_tool("SUS-4452  2024-12-09  GBP      185.60  fee\nrate GBP/EUR 0.83665"), "SUS-4452 converts to EUR 221.84.",
+     "EUR 221.84", "needs_semantic"),
+    (_tool("SUS-4452  2024-12-09  EUR      185.60  fee"), "SUS-4452 is EUR 221.84.", "EUR 221.84", "contradicted"),
+    # the sum of some rows of one column: which rows is for the grader
+    (_tool(CLAIMS), "The three debit claims come to USD 2,610.39.", "USD 2,610.39", "needs_semantic"),
+    (_tool(CLAIMS), "The three debit claims come to USD 2,611.39.", "USD 2,611.39", "invented"),
 ])
 def test_what_tools_print_is_not_taken_for_absence(check: CheckFn, upstream: list[dict[str, Any]], handoff: str,
                                                    quote: str, verdict: str) -> None:
@@ -347,6 +373,17 @@ def test_a_run_this_pass_does_not_recognise_may_be_the_one_claimed(check: CheckF
     upstream = [{"tool": tool, "command": command, "exit_code": 0, "result": result}]
     got = handoff_verdicts(check, upstream, "All the tests pass.")
     assert [v for _, v in got] == [verdict], got
+
+
+@pytest.mark.parametrize(("handoff", "quote", "verdict"), [
+    ("All 41 tests pass.", "41 tests pass", "invented"),  # it names a test run, and none is visible
+    ("Lot 0331: 1,500 passed final inspection.", "1,500 passed", "needs_semantic"),  # parts, not tests
+    ("Pre-checks done and the checks pass.", "checks pass", "needs_semantic"),  # a pre-check is no CI run
+])
+def test_an_outcome_that_names_no_run_is_not_called_invented(check: CheckFn, handoff: str, quote: str,
+                                                              verdict: str) -> None:
+    upstream = [{"tool": "mes.query", "command": "", "exit_code": 0, "result": "lot 0331 qty 1500 status CLOSED"}]
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
 
 
 def test_only_a_summary_of_completed_tests_gives_the_passes() -> None:

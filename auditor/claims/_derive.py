@@ -9,6 +9,7 @@ points; money comes from money, a percentage is applied to an amount, and a coun
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Sequence
 
 from ._quantity import Quantity, compatible, supports
@@ -17,6 +18,9 @@ from ._rows import Row
 
 _MAX_OPERANDS = 80
 _MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
+
+
+_CELL_BREAK = re.compile(r"\t|\|| {2,}")  # a tab (a comma-separated table's, once ``tabular``), a bar, a gap
 
 
 def columns(rows: Sequence[Row]) -> list[list[Quantity]]:
@@ -28,7 +32,7 @@ def columns(rows: Sequence[Row]) -> list[list[Quantity]]:
             key = row.text.split('"')[1]
             by_key.setdefault((row.field_index, key), []).append(row.quantities[0])
         elif "\n" not in row.text and not row.text.startswith("{"):
-            cells = [c for c in row.text.replace("|", "  ").split("  ") if c.strip()]
+            cells = [c for c in _CELL_BREAK.split(row.text) if c.strip()]
             for position, cell in enumerate(cells):
                 found = [q for q in row.quantities if cell.strip() and q.text.strip() == cell.strip()]
                 if found:

@@ -178,8 +178,23 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
         return Grounding("needs_semantic", f"no {category} run this pass recognises is visible to {evidence.source}, "
                                           f"but {where.event_id} reports an outcome ({word.group(0)!r}); it may be "
                                           f"the run", _ref(where, word.start(), word.end()))
+    named = _NAMES_RUN.get(category)
+    if named is not None and not named.search(claim.text):  # "1,500 passed", "checks pass": parts, pre-checks, a lot
+        return Grounding("needs_semantic", f"no {category} run is visible to {evidence.source}, but the claim names "
+                                          f"no run either ({claim.text!r}): what passed or failed needs the grader")
     return Grounding("invented", f"no {category} run is visible to {evidence.source}, and no upstream message "
                                  f"reports one")
+
+
+#: The words that name a run of each kind unambiguously: a claim of an outcome with none of them
+#: ("10 failed", "checks pass") may be about anything that passes or fails.
+_NAMES_RUN: dict[Category, re.Pattern[str]] = {
+    "tests": re.compile(r"\b(?:\w*tests?|specs?|suites?|pytest|jest|vitest|mocha|junit)\b", re.IGNORECASE),
+    "lint": re.compile(r"\b(?:lint\w*|ruff|eslint|flake8|pylint|clippy)\b", re.IGNORECASE),
+    "typecheck": re.compile(r"\b(?:type\s?check\w*|typing|tsc|mypy|pyright)\b", re.IGNORECASE),
+    "build": re.compile(r"\b(?:build\w*|compil\w*)\b", re.IGNORECASE),
+    "ci": re.compile(r"\b(?:ci|pipelines?|workflows?|github actions|gitlab)\b", re.IGNORECASE),
+}
 
 
 #: Words by which a tool or a message reports how a run went, and the words that say what ran:

@@ -40,11 +40,13 @@ from ._counting import lines_naming, list_items, records_with
 from ._derive import close, columns, derive, far_apart
 from ._index import EvidenceIndex
 from ._limits import BOUND_STATED, RULE_STATED, ground_limit
-from ._quantity import Quantity, compatible, supports
+from ._quantity import Quantity, compatible, currencies, supports
 from ._reach import span_between
 from ._rows import Row, strong
 from ._totals import named_total
+from ._unstated import id_part, picked_sum
 from ._verdicts import Verdict
+from ._zones import zone_moved
 
 _PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap year
 _MAX_WEAK_ROWS = 32
@@ -80,6 +82,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         if later is not None:
             return NumberVerdict("needs_semantic", f"the time {claim.text!r} appears nowhere, but it is {later}: it "
                                                    f"may have been worked out")
+        moved = zone_moved(_minutes(claim.value or "00:00"), ((r.text, r.dates) for r in index.rows if r.clocks))
+        if moved is not None:
+            return NumberVerdict("needs_semantic", f"the time {claim.text!r} appears nowhere, but it is {moved}: it "
+                                                   f"may be a visible time in another zone")
         return NumberVerdict("invented", f"the time {claim.text!r} appears nowhere")
     q = claim.quantity
     assert q is not None
@@ -174,6 +180,14 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if claim.fraction is not None:  # "331/397 (83.4%)": the work is shown; whether 397 is the right whole is not
         return NumberVerdict("needs_semantic", f"{claim.text!r} is its own fraction, which no evidence states; "
                                                f"whether the fraction counts the right things needs the grader")
+    id_named = id_part(q, index)
+    if id_named is not None:
+        return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere as a number, but it ends the identifier "
+                                               f"{id_named!r}, which it may name (\"store 77\" for STORE-077)")
+    picked = picked_sum(q, columns(rows))
+    if picked is not None:
+        return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the sum of {picked}: whether "
+                                               f"those are the rows the sentence means needs the grader")
     unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
@@ -261,9 +275,10 @@ def _clock_after(claim: Claim, index: EvidenceIndex) -> str | None:
     return None
 
 
-def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[float]]:
-    """The visible dates (and those written near the claim) as seconds on one time line, and the
-    visible clock times as seconds of a day on another."""
+def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[float], list[float]]:
+    """The visible dates (and those written near the claim) as seconds on one time line, the
+    visible clock times as seconds of a day on another, and the visible timestamps (a date with
+    its time, "2025-02-13T18:05:00Z") on a third, where a span may cross midnight."""
     days: list[float] = []
     for month, day, year in {*(d for r in index.rows for d in r.dates), *claim.near_dates}:
         try:
@@ -271,7 +286,18 @@ def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[fl
         except ValueError:
             continue
     times = {_minutes(c) * 60.0 for r in index.rows for c in r.clocks}
-    return days, sorted(times)
+    stamps: set[float] = set()
+    for text in index.texts:
+        for m in _TIMESTAMP.finditer(text.text):
+            try:
+                day = datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).toordinal()
+            except ValueError:
+                continue
+            stamps.add(day * 86400.0 + int(m.group(4)) * 3600.0 + int(m.group(5)) * 60.0 + int(m.group(6) or 0))
+    return days, sorted(times - {stamp % 86400.0 for stamp in stamps}), sorted(stamps)  # each moment once
+
+
+_TIMESTAMP = re.compile(r"\b((?:19|20)\d\d)-([01]\d)-([0-3]\d)[T ]([0-2]\d):([0-5]\d)(?::([0-5]\d))?")
 
 
 def _minutes(clock: str) -> int:
@@ -308,8 +334,10 @@ def _names(keys: Iterable[str]) -> str:
 def _candidates(q: Quantity, row: Row) -> list[Quantity]:
     """The row's numbers that could measure what the claim measures: the same unit family, or a
     bare number of a structured row of tool output (a table or JSON row)."""
+    named = currencies(row.text) if q.currency else frozenset()
+    other = bool(named) and q.currency not in named  # "SUS-4452 ... GBP 185.60" is no amount in euros
     return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
-            and (e.family == q.family or e.bare and row.structured) and (_year(q) or not _year(e))]
+            and (e.family == q.family or e.bare and row.structured and not other) and (_year(q) or not _year(e))]
 
 
 def _ground_share(claim: Claim, tables: Sequence[Sequence[frozenset[str]]]) -> NumberVerdict:

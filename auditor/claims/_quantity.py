@@ -174,6 +174,9 @@ def _qualified(q: Quantity, text: str) -> Quantity:
     return replace(found, end=m.end(), text=text[q.start:m.end()]) if not found.bare else q
 
 
+_PER = re.compile(r"/\s?[A-Za-z]")
+
+
 def _quantity(m: re.Match[str]) -> Quantity | None:
     num = m.group("num")
     value = float(num.replace(",", "").replace("_", ""))  # 249_261_000 as code writes it
@@ -222,6 +225,9 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     end = m.end("unit") if unit_used and m.group("unit") else m.end("scale") if m.group("scale") else m.end("num")
     approx = bool(m.group("approx")) and (m.group("approx") or "").strip().lower() != "some"
     start = m.start() if m.group("approx") or m.group("cur") else m.start("num") - (1 if m.group("sign") else 0)
+    if unit_used and family not in ("money", "percent", "ratio") and _PER.match(m.string, end):
+        # "6.2 mm/s", "12 strokes/min", "3 km/h": a rate, which no length, count or duration states
+        family, noun, value, step = None, None, written, _decimals_step(num) * scale
     return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written)
 
 
@@ -355,6 +361,15 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         if truncated and (value >= 0) == (claim.value >= 0) and claim.step >= 1.0:
             return True
     return False
+
+
+_CODES = re.compile(r"(?<![A-Za-z])(?:USD|EUR|GBP|JPY|CHF)(?![A-Za-z])|[$€£¥]")
+
+
+def currencies(text: str) -> frozenset[str]:
+    """The currencies a text names, by code or sign: a bare amount in a table whose currency is a
+    cell of its own ("GBP      185.60") is in one of them."""
+    return frozenset(_CURRENCY[m.group(0).lower()] for m in _CODES.finditer(text))
 
 
 def compatible(claim: Quantity, evidence: Quantity) -> bool:

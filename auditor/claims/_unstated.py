@@ -1,0 +1,51 @@
+"""Why a number no evidence states may still be no invention.
+
+Two readings the arithmetic search does not make, each of which only keeps a claim from being
+called ``invented`` (it goes to the grader):
+
+- **A name.** A handoff names a thing by the number its identifier ends in: "store 77" for
+  ``HLX-STORE-077``, "7781 on leg A" for circuit ``VX-100G-7781``. That number counts nothing.
+- **A sum of picked rows.** "Four of the five are debit claims, USD 2,700.39 between them" sums
+  the rows a condition picks out of one column. Any subset of a short column is tried; a hit
+  counts only for a number written precisely enough (four significant digits or more) that a
+  subset reaching it by chance is unlikely.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from ._index import EvidenceIndex
+from ._quantity import Quantity, compatible, tolerance
+
+_MAX_COLUMN = 14  # 2**14 subsets at most
+_PRECISE = 1000.0  # the claim's value over its step: four significant digits
+
+
+def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
+    """A visible identifier whose last part is the claim's whole number of two digits or more
+    (a leading zero aside): "VX-100G-7781", "HLX-STORE-077"."""
+    if q.family not in (None, "count") or q.written is None or not float(q.written).is_integer() \
+            or not 10 <= abs(q.written) < 1e9:
+        return None
+    digits = f"{abs(q.written):.0f}"
+    found = index.search(re.compile(rf"(?<![\w-])[A-Za-z]\w*(?:[-_/#.]\w+)*?[-_/#]0*{digits}(?![\w.])"), digits)
+    return found[1].group(0) if found is not None else None
+
+
+def picked_sum(q: Quantity, columns: Sequence[Sequence[Quantity]]) -> str | None:
+    """The terms, if some two or more values of one column (not all of it) sum to the claim."""
+    if not q.value or abs(q.value) / max(q.step, 1e-12) < _PRECISE:
+        return None
+    slack = tolerance(q)
+    for column in columns:
+        values = [e for e in column if compatible(q, e)]
+        if not 3 <= len(values) <= _MAX_COLUMN:
+            continue
+        for size in range(2, len(values)):
+            for terms in itertools.combinations(values, size):
+                if abs(sum(e.value for e in terms) - q.value) <= slack:
+                    return " + ".join(e.text.strip() for e in terms)
+    return None
