@@ -38,7 +38,7 @@ from ..nlp import (
 )
 from ._bounds import turned_bound
 from ._exclusions import excluded_words, names_any
-from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, same_rule_turned
+from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, same_rule_turned, skips_gate
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
@@ -52,13 +52,16 @@ WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
-_ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b")
+_ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b(?!-\w)")  # "no-commercial-value" is one word, no negation
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
 #: "only after the new key is deployed" is kept by steps put in order: "deploy it, then revoke the old one".
 _ONLY_IN_TIME = re.compile(r"\bonly (?:after|once|when|until|before)\b")
 _SEQUENCE = re.compile(r"\b(?:then|after|afterwards|once|before|first|until)\b")
 _WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
+#: A free choice is a permission: "refund it to whichever card she prefers".
+_FREE_CHOICE = re.compile(r"\b(?:whichever|whatever|any)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
+                          r"user|guest|patient))\s+(?:prefers?|likes?|wants?|chooses?|picks?)\b")
 #: A permission phrase and the verb it permits.
 _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
@@ -234,7 +237,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     negated = _negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
     governs = _negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
-        [m.group(0) for m in OK_PATTERN.finditer(low)])
+        [m.group(0) for m in OK_PATTERN.finditer(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)]
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
@@ -264,6 +267,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("needs_semantic", "the handoff reports work done rather than passing the rule on")
     elif not cues and turned_bound(upstream.lower(), low) is not None:  # "two descriptions run over 155 characters"
         return Reading("needs_semantic", "the handoff reports a value past the bound rather than passing the rule on")
+    if skips_gate(upstream.lower(), low):
+        return Reading("inverted", f"inverted: {up} -> the handoff sends it straight on, past the step the rule puts "
+                                   f"first ({words.strip()[:80]!r})")
     if waived:
         if c.polarity == "obligation" and relation == "same":
             return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")

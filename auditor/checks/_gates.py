@@ -25,6 +25,12 @@ _APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must 
 _KEEP_UNTIL = re.compile(r"\buntil\b")
 _GATE_BEFORE = re.compile(r"\b(?:before|first|prior to|without)\b")
 _GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
+#: An order to do the gated act at once: "send it straight to the client", "book it directly".
+_STRAIGHT = re.compile(r"\b(?:straight (?:to|on|out|away|through)|directly to|right away|without waiting|"
+                       r"no need to wait)\b")
+#: A step the rule puts first, not a time: "before it goes to the client", not "before 7am".
+_STEP_FIRST = re.compile(r"\b(?:before|until|prior to)\b(?!\s+(?:\d|noon|midnight|tomorrow|today|tonight|"
+                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|end of))")
 _DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
                ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
 
@@ -60,6 +66,15 @@ def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> 
         return True  # "needs approval first" = "don't post until approved"
     # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
     return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
+
+
+def skips_gate(low_up: str, low: str) -> bool:
+    """The handoff orders the gated act at once ("Please send the allergen matrix straight to the
+    client") where the rule puts a step or an approval first ("must be signed off by me before it
+    goes to the client"), and names no approval itself: the gate is lifted."""
+    gated = _STEP_FIRST.search(low_up) is not None or _WITHOUT_APPROVAL.search(low_up) is not None \
+        or _APPROVAL_NEEDED.search(low_up) is not None
+    return gated and _STRAIGHT.search(low) is not None and re.search(rf"\b{_APPROVALS}\b", low) is None
 
 
 def approver(low_up: str) -> str | None:

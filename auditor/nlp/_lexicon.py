@@ -92,7 +92,8 @@ HEDGE_PATTERN = re.compile(
     r"(?<![$\u20ac\u00a3\d] )worth (?!noting|mentioning|knowing|flagging)(?=[a-z]+ing\b)|usually|typically|in general|if convenient|where it makes sense|"
     r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
     r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~]?\d)|(?:if|when) you (?:get|have) (?:a |the )?(?:chance|time|moment)|when convenient|"
-    r"at some point|best effort|probably|preferably|where you can|ish)\b"
+    r"at some point|best effort|probably|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
+    r"if (?:it's|it is) easy|ish)\b"
 )
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
