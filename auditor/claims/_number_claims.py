@@ -6,6 +6,7 @@ sentence computes it, a share or a change, a threshold, the records it names).""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..nlp import may_restored
 from ._claim import Claim
@@ -74,6 +75,8 @@ def pair_claims(text: str) -> list[Claim]:
     return out
 
 
+_ROUNDING = re.compile(r"\b(?:round(?:ed|ing)?|to the nearest|whole (?:dollars?|euros?|pounds?|cents?|numbers?|units?))\b",
+                       re.IGNORECASE)
 _RANGE = re.compile(r"\b(\d+)\s*[-–]\s*(\d+)\s*(h|hours?|min|minutes?)\b")
 
 
@@ -126,6 +129,8 @@ def number_claims(text: str, masked: str, s: int, e: int, previous: int) -> list
                          value=q.text, quantity=q, keys=key_words(part.subject), keyed=True))
     back = max(0, s - _DATES_BACK)
     found = [q for q in quantities(piece) if not any(x <= q.start + s < y for x, y in taken)]
+    if _ROUNDING.search(piece):  # "Rounded to the dollar: NA $309,773"
+        found = [replace(q, rounded=True) for q in found]
     sentence_computes = _COMPUTED.search(masked, s, e) is not None
     in_month = _MONTH_WORD.search(masked, s, e) is not None
     before_sentence = quantities(masked[previous:s]) if sentence_computes and previous < s else []

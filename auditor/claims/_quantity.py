@@ -86,6 +86,8 @@ class Quantity:
     noun: str | None = None
     currency: str | None = None
     written: float = 0.0
+    #: Its sentence says it rounds ("Rounded to the dollar: NA $309,773"): an amount of cents states it.
+    rounded: bool = False
 
     @property
     def bare(self) -> bool:
@@ -337,6 +339,21 @@ def _bare_readings(claim: Quantity, value: float) -> list[float]:
     return [value * f for f in reading_factors(claim)]
 
 
+def _rounded_to(claim: Quantity) -> float:
+    """The place a whole number written with two significant digits or more and two zeros or more
+    ("$65,600", "4,100 lb") may be rounded to, in the claim's base unit; 0 for any other number (a
+    hedged one has its own tolerance). Only a number that states the claim directly uses it: a
+    result worked out from others must still hit the claim's written value."""
+    written = claim.written
+    if claim.approx or written is None or not float(written).is_integer():
+        return 0.0
+    digits = f"{abs(written):.0f}"
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if zeros < 2 or len(digits) - zeros < 2:
+        return 0.0
+    return 10.0 ** zeros * (abs(claim.value / written) if written else 1.0)
+
+
 def supports(claim: Quantity, evidence: Quantity) -> bool:
     """``evidence`` states the claim's number, up to the claim's written precision (rounding or
     truncation), its hedge ("~", "about": 5%) and the units of its family. A claim written
@@ -345,10 +362,10 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
         return False
-    if claim.family == "money" and not claim.approx and claim.step == 1.0 and 0 < evidence.step < 1.0 \
+    if claim.family == "money" and not (claim.approx or claim.rounded) and claim.step == 1.0 and 0 < evidence.step < 1.0 \
             and abs(evidence.value - round(evidence.value)) > 1e-9:
         return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
-    allowed = tolerance(claim)
+    allowed = max(tolerance(claim), _rounded_to(claim) / 2.0)
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
     if claim.bare and not evidence.bare:
         readings = [evidence.written]
