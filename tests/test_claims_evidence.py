@@ -353,11 +353,14 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     (_tool("SUS-4452  2024-12-09  EUR      185.60  fee"), "SUS-4452 is EUR 221.84.", "EUR 221.84", "contradicted"),
     # a whole number ending in two zeros may be rounded to them; an amount in cents states a dollar
     # amount when the sentence says it rounds
-    (_tool("PCO-024 | over-ex | 65637.00"), "PCO-024 is at $65,600.", "$65,600", "grounded"),
-    (_tool("PCO-024 | over-ex | 65637.00"), "PCO-024 is at $65,700.", "$65,700", "contradicted"),
+    (_tool("PCO-024 | over-ex | $65,637.00"), "PCO-024 is at $65,600.", "$65,600", "grounded"),
+    (_tool("PCO-024 | over-ex | $65,637.00"), "PCO-024 is at $65,700.", "$65,700", "contradicted"),
     (_tool("APAC     182,340.55\nEMEA     241,905.10"), "Rounded to the dollar: APAC $182,341.", "$182,341",
      "grounded"),
     (_tool("APAC     182,340.55\nEMEA     241,905.10"), "APAC is at $182,341.", "$182,341", "invented"),
+    # a record's only number without a unit may measure something else; one with the claim's unit does not
+    (_tool("T-5540 | Harbor Freight | 4980.00 | open"), "T-5540 is USD 3,676.", "USD 3,676", "needs_semantic"),
+    (_tool("T-5540 | Harbor Freight | $4,980.00 | open"), "T-5540 is USD 3,676.", "USD 3,676", "contradicted"),
     # the sum of some rows of one column: which rows is for the grader
     (_tool(CLAIMS), "The three debit claims come to USD 2,610.39.", "USD 2,610.39", "needs_semantic"),
     (_tool(CLAIMS), "The three debit claims come to USD 2,611.39.", "USD 2,611.39", "invented"),

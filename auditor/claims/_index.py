@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ..edges import EvidenceText
-from ._quantity import Quantity, reading_factors, supports, tolerance
+from ._quantity import Quantity, reading_factors, stated_within, supports
 from ._rows import Row
 
 _PER_DOUBLING = 256
@@ -103,8 +103,8 @@ class EvidenceIndex:
 
     def supporting(self, claim: Quantity) -> tuple[Row, Quantity] | None:
         """The latest row with a number that ``supports`` the claim's, and the first such number of it."""
-        low = abs(claim.value) - tolerance(claim)
-        high = abs(claim.value) + tolerance(claim) + claim.step
+        low = abs(claim.value) - stated_within(claim)
+        high = abs(claim.value) + stated_within(claim) + claim.step
         positions: set[int] = set()
         for factor in reading_factors(claim):
             first = _bucket(low / factor) - 1 if low > _TINY else _ZERO

@@ -111,6 +111,13 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         if single:
             row = single[-1]
             other = _candidates(q, row)[0]
+            if other.bare and not q.bare and not (q.currency and currencies(row.text) == {q.currency}):
+                # a claim with a unit against a record's number without one: which of the record's
+                # quantities it means is unknown (9 of 20 were right); an amount on a row whose one
+                # currency is the claim's ("EUR      185.60") is an amount
+                return NumberVerdict("needs_semantic", f"the row for {_names(strong_keys & row.keys)} gives "
+                                                       f"{other.text!r}, a number without a unit, which may "
+                                                       f"measure something else", row, (other.start, other.end))
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
     stated_here = index.supporting(q)

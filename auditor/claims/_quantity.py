@@ -339,6 +339,12 @@ def _bare_readings(claim: Quantity, value: float) -> list[float]:
     return [value * f for f in reading_factors(claim)]
 
 
+def stated_within(claim: Quantity) -> float:
+    """How far a number that states the claim directly may lie from it: its ``tolerance``, or half
+    the place a round number may be rounded to (``_rounded_to``)."""
+    return max(tolerance(claim), _rounded_to(claim) / 2.0)
+
+
 def _rounded_to(claim: Quantity) -> float:
     """The place a whole number written with two significant digits or more and two zeros or more
     ("$65,600", "4,100 lb") may be rounded to, in the claim's base unit; 0 for any other number (a
@@ -365,7 +371,7 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
     if claim.family == "money" and not (claim.approx or claim.rounded) and claim.step == 1.0 and 0 < evidence.step < 1.0 \
             and abs(evidence.value - round(evidence.value)) > 1e-9:
         return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
-    allowed = max(tolerance(claim), _rounded_to(claim) / 2.0)
+    allowed = stated_within(claim)
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
     if claim.bare and not evidence.bare:
         readings = [evidence.written]
