@@ -21,22 +21,29 @@ from ..nlp import (
     CUE_TABLE,
     HEDGE_PATTERN,
     INSTRUCTION_VERBS,
-    NEGATION_PATTERN,
     PERMISSION_CUES,
     RESTRICTIVE_PATTERN,
-    VERB_GROUPS,
     WAIVER_CUES,
     Directive,
     Key,
     Strength,
     clauses,
     key_positions,
-    stem,
     text_forms,
     verb_relation,
-    word_forms,
 )
 from ._bounds import turned_bound
+from ._clause_words import (
+    cued,
+    done_by_source,
+    is_negated,
+    negation_governs,
+    other_value,
+    own_numbers,
+    relation_to,
+    reports_done,
+    trailing,
+)
 from ._exclusions import excluded_words, names_any
 from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, same_rule_turned, skips_gate
 
@@ -52,7 +59,6 @@ WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
-_ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b(?!-\w)")  # "no-commercial-value" is one word, no negation
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
 #: "only after the new key is deployed" is kept by steps put in order: "deploy it, then revoke the old one".
@@ -75,14 +81,6 @@ _NEGATED_BOUND = re.compile(r"\b(?:never|not|no|nothing)\s+$")  # "never beyond"
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
-_FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
-                        r"done|complete|confirmed|ready|finished)\b")
-_HAS_NONE = re.compile(r"\b(?:has|have|contains?|shows?|there (?:is|are))\s+(?:no\b|\d)")
-_NOT_PAST = frozenset({"need", "speed", "seed", "feed", "bed", "red", "shed", "indeed", "exceed", "proceed",
-                       "succeed", "embed", "breed", "weed", "deed", "hundred"})
-_PAST = re.compile(r"\b([a-z]{2,}ed)\b")
-_DONE = re.compile(r"\s*(?:(?:i|we)(?:'ve| have)?\s+)?([a-z]+ed)\b")
-
 @dataclass(frozen=True)
 class Reading:
     verdict: Verdict
@@ -143,16 +141,16 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
     if c.polarity != "obligation" or c.strength < Strength.ABSOLUTE:
         return None
     total = sum(k.weight for k in c.keys) or 1.0
-    rule_numbers = _own_numbers(c)
+    rule_numbers = own_numbers(c)
     for n, unit in enumerate(units):
         whole = _FENCED.sub(" ", unit.words).lower()
-        if sum(k.weight for k in unit.hit) / total < 0.5 or _negated(whole):
+        if sum(k.weight for k in unit.hit) / total < 0.5 or is_negated(whole):
             continue
         cues = [m.group(0) for m in CUE_PATTERN.finditer(whole)]
         if any(q in PERMISSION or q in WAIVERS for q in cues) or OK_PATTERN.search(whole):
             continue
         weaker = [q for q in cues if CUE_TABLE[q][0] == Strength.RECOMMENDED]
-        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not _other_value(whole, m, rule_numbers)), None)
+        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not other_value(whole, m, rule_numbers)), None)
         if weaker or hedge:
             said = weaker[0] if weaker else hedge.group(0) if hedge else ""
             return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
@@ -192,7 +190,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
         names_excluded = bool(excluded) and names_any(excluded, low)
-        if names_excluded and not _negated(low) \
+        if names_excluded and not is_negated(low) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
@@ -204,14 +202,14 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         if len(found) >= 2 or any(k.strong or k.kind == "action" for k in found):
             reach = max(key_positions(text, found), default=len(text))
             able = [(m.start(), m.end()) for m in _IF_ABLE.finditer(low)]  # "if you can" grants nothing
-            inside = [d for at, d in unit.parsed if start <= at < end and (at - start <= reach or _trailing(
+            inside = [d for at, d in unit.parsed if start <= at < end and (at - start <= reach or trailing(
                 low, at - start)) and not any(a <= at - start < b for a, b in able)]
             reading = replace(read_clause(c, upstream, text, inside, up, reach, names_excluded),
-                              cued=bool(inside) or _cued(text))
+                              cued=bool(inside) or cued(text))
             share = sum(k.weight for k in found) / total
             if reading.verdict == "inverted" and share < INVERT_SHARE:
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
-            if reading.verdict == "kept" and not inside and not _cued(text) and share < STATEMENT_SHARE:
+            if reading.verdict == "kept" and not inside and not cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
             readings.append((text, reading))
     return None
@@ -232,19 +230,19 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     clause: "keep the voice playful, never sarcastic" does not negate "playful"."""
     low = words.lower()
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))
-            if m.start() <= reach or _trailing(low, m.end())]
+            if m.start() <= reach or trailing(low, m.end())]
     condition = _LEADING_CONDITION.match(low)
-    negated = _negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
-    governs = _negation_governs(c.action, low)
+    negated = is_negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
+    governs = negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
         [m.group(0) for m in OK_PATTERN.finditer(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)]
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
-    rule_numbers = _own_numbers(c)
-    hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or _trailing(low, m.end()))
-                 and not _other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(low))
+    rule_numbers = own_numbers(c)
+    hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end()))
+                 and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(low))
     hedged = hedged or (_TRAILING_IF.search(low, reach) is not None and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
@@ -261,7 +259,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
         strength = Strength.RECOMMENDED
-    elif not cues and _done(c.action, low) and c.imperative and not _STANDING.search(upstream.lower()):
+    elif not cues and done_by_source(c.action, low) and c.imperative and not _STANDING.search(upstream.lower()):
         return Reading("fulfilled", "the source reports this one-off order done: nothing left to pass on")
     elif not cues and reports_done(low):
         return Reading("needs_semantic", "the handoff reports work done rather than passing the rule on")
@@ -304,8 +302,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if relation == "none" and not (permission and c.polarity == "prohibition"):
             return Reading("needs_semantic", f"the polarity differs, about another action: {up}, {said}")
         scoped = RESTRICTIVE_PATTERN.search(low) is not None
-        own_negated = _negation_governs(c.action, low)
-        if strength != Strength.PERMITTED and (scoped or (not own_negated if polarity == "prohibition" else _negated(low))):
+        own_negated = negation_governs(c.action, low)
+        if strength != Strength.PERMITTED and (scoped or (not own_negated if polarity == "prohibition" else is_negated(low))):
             # "The flow stays, do not remove it", "Pause only the affected items, never the whole feed": a
             # restatement that orders and forbids at once. The opposite order restricts nothing, and negates
             # nothing but the rule's own act ("Do not include the disclaimer" for "always include it")
@@ -352,93 +350,7 @@ _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am go
                    r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
-_APPROXIMATIONS = frozenset({"about", "around", "roughly", "approximately"})
-_APPROXIMATED = re.compile(r"\s+([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:thousand|million)\b)?)")
-_CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
-                              r"\s*[.!;]?\s*$")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
-
-
-def _own_numbers(c: Directive) -> set[float | None]:
-    """The values of the rule's own numbers ("capped at $50" -> {50.0})."""
-    return {_digits(k.text) for k in c.keys if k.kind == "number"}
-
-
-def _other_value(low: str, hedge: re.Match[str], numbers: set[float | None]) -> bool:
-    """An approximation of a number that is not the rule's ("about 170 g at 227 g/cup" for a rule
-    on 227 g) hedges that value, not the rule."""
-    value = _APPROXIMATED.match(low, hedge.end())
-    return hedge.group(0) in _APPROXIMATIONS and value is not None and _digits(value.group(1)) not in numbers
-
-
-def _digits(number: str) -> float | None:
-    """The value a number is written for ("50,000", "50k" -> 50000.0)."""
-    m = re.match(r"[$\u20ac\u00a3~]?(\d[\d,]*(?:\.\d+)?)(?:(k|m|bn)\b|\s(thousand|million)\b)?", number.strip())
-    if m is None:
-        return None
-    scale = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9}.get(m.group(2) or m.group(3) or "", 1.0)
-    return float(m.group(1).replace(",", "")) * scale
-
-
-def _trailing(low: str, at: int) -> bool:
-    """A hedge that ends its clause ("..., SSE-KMS if possible") governs the whole clause; so does
-    a modal or hedge before the clause's closing passive ("sample sizes under 25 g should ideally
-    be left out")."""
-    return len(re.findall(r"[a-z]+", low[at:])) <= 2 or _CLOSING_PASSIVE.match(low, at) is not None
-
-
-def _cued(text: str) -> bool:
-    low = text.lower()
-    return CUE_PATTERN.search(low) is not None or _negated(low) or HEDGE_PATTERN.search(low) is not None
-
-
-def relation_to(action: str | None, words: str) -> Literal["same", "antonym", "none"]:
-    """Whether a clause names the constraint's action (or a synonym), or only its antonym,
-    by Snowball stems of the lexicon's verb rows."""
-    if action is None:
-        return "none"
-    present = {stem(w) for w in re.findall(r"[a-z]+", words.lower())}
-    own = stem(action)
-    if own in present:
-        return "same"
-    rows = [(p, n) for p, n in VERB_GROUPS if action in p | n]
-    if any({stem(v) for v in (p if action in p else n)} & present for p, n in rows):
-        return "same"
-    if any({stem(v) for v in (n if action in p else p)} & present for p, n in rows):
-        return "antonym"
-    return "none"
-
-
-def reports_done(low: str) -> bool:
-    """A clause that reports work done or a state reached ("was deleted", "were skipped",
-    "is confirmed", "9,106 recordings deleted", "backend.yml has no caching", "the topic has 24
-    partitions") rather than stating a rule."""
-    return _FULFILLED.search(low) is not None or _HAS_NONE.search(low) is not None or any(
-        m.group(1) not in _NOT_PAST for m in _PAST.finditer(low))
-
-
-def _done(action: str | None, low: str) -> bool:
-    """The clause opens with the action in the past tense: "Refunded the duplicate charge"."""
-    m = _DONE.match(low)
-    return action is not None and m is not None and bool(word_forms(m.group(1)) & word_forms(action))
-
-
-def _negation_governs(action: str | None, low: str) -> bool:
-    """A negation right before the constraint's own verb ("do not include", "never share",
-    "no need to run", "without including"), not one about something else in the clause."""
-    if action is None:
-        return False
-    own = word_forms(action)
-    for m in re.finditer(r"\b(?:not|never|no|without|nothing|none)\b|n't\b", low):
-        # a hyphenated compound is one word, headed by its last part: "no test-dropping shards" drops
-        following = [w.rsplit("-", 1)[-1] for w in re.findall(r"[a-z]+(?:-[a-z]+)*", low[m.end():m.end() + 40])[:3]]
-        if any(word_forms(w) & own for w in following):
-            return True
-    return False
-
-
-def _negated(low: str) -> bool:
-    return NEGATION_PATTERN.search(low) is not None or _ZERO.search(low) is not None

@@ -29,7 +29,6 @@ are often computed from a policy). A clock time nothing states is ``invented``.
 
 from __future__ import annotations
 
-import datetime
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -40,6 +39,7 @@ from ._counting import lines_naming, list_items, records_with
 from ._derive import close, columns, derive, far_apart
 from ._index import EvidenceIndex
 from ._limits import BOUND_STATED, RULE_STATED, ground_limit
+from ._moments import clock_after, clock_minutes, days_between, timelines
 from ._quantity import Quantity, compatible, currencies, supports
 from ._reach import span_between
 from ._rows import Row, strong
@@ -48,7 +48,6 @@ from ._unstated import id_part, picked_sum
 from ._verdicts import Verdict
 from ._zones import zone_moved
 
-_PLAIN_YEAR = 2023  # for dates written without a year: one that is not a leap year
 _MAX_WEAK_ROWS = 32
 _SHORT_VERSION = re.compile(r"\d+\.\d+")
 _CONDITION = re.compile(r"\b(?:if|when|unless|once|whenever|until)\b", re.IGNORECASE)
@@ -78,11 +77,11 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
         if offset is not None:  # "22:05" into a recording is 00:22:05
             text, m = offset
             return NumberVerdict("grounded", f"{m.group(0)!r} in {text.event_id} gives it as minutes and seconds")
-        later = _clock_after(claim, index)
+        later = clock_after(claim, index)
         if later is not None:
             return NumberVerdict("needs_semantic", f"the time {claim.text!r} appears nowhere, but it is {later}: it "
                                                    f"may have been worked out")
-        moved = zone_moved(_minutes(claim.value or "00:00"), ((r.text, r.dates) for r in index.rows if r.clocks))
+        moved = zone_moved(clock_minutes(claim.value or "00:00"), ((r.text, r.dates) for r in index.rows if r.clocks))
         if moved is not None:
             return NumberVerdict("needs_semantic", f"the time {claim.text!r} appears nowhere, but it is {moved}: it "
                                                    f"may be a visible time in another zone")
@@ -198,25 +197,11 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
-    if span_between(q, _timelines(index, claim)):
+    if span_between(q, timelines(index, claim)):
         return NumberVerdict("needs_semantic", f"{claim.text!r} appears nowhere, but it is the time between two "
                                                f"visible dates or times: it may have been worked out from them")
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
-
-
-def days_between(q: Quantity, near: Sequence[tuple[int, int, int | None]]) -> str | None:
-    """The two dates written near a span of days or weeks that it is the distance between."""
-    days = q.value / 86400.0
-    for (m1, d1, y1), (m2, d2, y2) in itertools.combinations(dict.fromkeys(near), 2):
-        year = y1 or y2 or _PLAIN_YEAR
-        try:
-            apart = abs((datetime.date(y2 or year, m2, d2) - datetime.date(y1 or year, m1, d1)).days)
-        except ValueError:
-            continue
-        if apart and abs(apart - days) <= q.step / 86400.0 / 2:
-            return f"{apart} days lie between {d1}/{m1} and {d2}/{m2}, written before it"
-    return None
 
 
 def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
@@ -265,52 +250,6 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
         return (f"the evidence gives other numbers for {_names(claim.keys & about.keys)}; {claim.text!r} may be "
                 f"computed from them")
     return None
-
-
-def _clock_after(claim: Claim, index: EvidenceIndex) -> str | None:
-    """A visible clock time plus or minus a span the claim's sentence gives that is the claim's
-    time, to the minute: "09:40 yesterday, so the 18-24h window ran 03:40-09:40". Spans elsewhere
-    are not tried: whole hours from anywhere reach any round time."""
-    target = _minutes(claim.value or "00:00")
-    spans = {q.value / 60.0 for q in claim.operands if q.family == "duration" and 0 < q.value <= 2 * 86400}
-    clocks = {_minutes(c) for r in index.rows for c in r.clocks}
-    for clock in sorted(clocks):
-        for span in sorted(spans):
-            for sign in (1, -1):
-                if abs((clock + sign * span - target + 720) % 1440 - 720) < 0.5:
-                    return f"{clock // 60:02d}:{clock % 60:02d} {'+' if sign > 0 else '-'} {span:g} minutes"
-    return None
-
-
-def _timelines(index: EvidenceIndex, claim: Claim) -> tuple[list[float], list[float], list[float]]:
-    """The visible dates (and those written near the claim) as seconds on one time line, the
-    visible clock times as seconds of a day on another, and the visible timestamps (a date with
-    its time, "2025-02-13T18:05:00Z") on a third, where a span may cross midnight."""
-    days: list[float] = []
-    for month, day, year in {*(d for r in index.rows for d in r.dates), *claim.near_dates}:
-        try:
-            days.append(datetime.date(year or _PLAIN_YEAR, month, day).toordinal() * 86400.0)
-        except ValueError:
-            continue
-    times = {_minutes(c) * 60.0 for r in index.rows for c in r.clocks}
-    stamps: set[float] = set()
-    for text in index.texts:
-        for m in _TIMESTAMP.finditer(text.text):
-            try:
-                day = datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3))).toordinal()
-            except ValueError:
-                continue
-            stamps.add(day * 86400.0 + int(m.group(4)) * 3600.0 + int(m.group(5)) * 60.0 + int(m.group(6) or 0))
-    return days, sorted(times - {stamp % 86400.0 for stamp in stamps}), sorted(stamps)  # each moment once
-
-
-_TIMESTAMP = re.compile(r"\b((?:19|20)\d\d)-([01]\d)-([0-3]\d)[T ]([0-2]\d):([0-5]\d)(?::([0-5]\d))?")
-
-
-def _minutes(clock: str) -> int:
-    """Minutes since midnight of an ``hh:mm`` clock time."""
-    hours, minutes = clock.split(":")
-    return int(hours) * 60 + int(minutes)
 
 
 def _kin(q: Quantity, stated: Iterable[Quantity]) -> int:
