@@ -389,11 +389,30 @@ def test_a_run_this_pass_does_not_recognise_may_be_the_one_claimed(check: CheckF
     ("All 41 tests pass.", "41 tests pass", "invented"),  # it names a test run, and none is visible
     ("Lot 0331: 1,500 passed final inspection.", "1,500 passed", "needs_semantic"),  # parts, not tests
     ("Pre-checks done and the checks pass.", "checks pass", "needs_semantic"),  # a pre-check is no CI run
+    ("Of the latest batch, 10 failed.", "10 failed", "needs_semantic"),  # "latest" names no test run
 ])
 def test_an_outcome_that_names_no_run_is_not_called_invented(check: CheckFn, handoff: str, quote: str,
                                                               verdict: str) -> None:
     upstream = [{"tool": "mes.query", "command": "", "exit_code": 0, "result": "lot 0331 qty 1500 status CLOSED"}]
     assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+def test_a_clock_marked_with_its_zone_moves_only_out_of_it() -> None:
+    from auditor.claims._zones import zone_moved
+    assert zone_moved(12 * 60, [("Meeting 15:00 UTC+3", frozenset())]) is not None  # 15:00 at +3 is 12:00 UTC
+    assert zone_moved(18 * 60, [("Meeting 15:00 UTC+3", frozenset())]) is None  # the wrong way round
+    assert zone_moved(23 * 60, [("2024-12-14T18:00:00-05:00", frozenset())]) is not None
+    assert zone_moved(13 * 60, [("2024-12-14T18:00:00-05:00", frozenset())]) is None
+
+
+@pytest.mark.parametrize(("sentence", "verdict"), [
+    ("Rounded to the dollar: APAC $182,341.", "grounded"),
+    ("After the round-trip: APAC $182,341.", "invented"),  # "round-trip" says nothing of rounding
+    ("In round 2, APAC $182,341.", "invented"),
+])
+def test_only_a_sentence_that_rounds_lets_dollars_stand_for_cents(check: CheckFn, sentence: str,
+                                                                  verdict: str) -> None:
+    assert ("$182,341", verdict) in handoff_verdicts(check, _tool("APAC     182,340.55"), sentence)
 
 
 def test_only_a_summary_of_completed_tests_gives_the_passes() -> None:

@@ -66,7 +66,7 @@ _ONLY_IN_TIME = re.compile(r"\bonly (?:after|once|when|until|before)\b")
 _SEQUENCE = re.compile(r"\b(?:then|after|afterwards|once|before|first|until)\b")
 _WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
 #: A free choice is a permission: "refund it to whichever card she prefers".
-_FREE_CHOICE = re.compile(r"\b(?:whichever|whatever|any)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
+_FREE_CHOICE = re.compile(r"\b(?:whichever|whatever)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
                           r"user|guest|patient))\s+(?:prefers?|likes?|wants?|chooses?|picks?)\b")
 #: A permission phrase and the verb it permits.
 _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")

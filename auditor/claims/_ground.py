@@ -189,7 +189,8 @@ def _ground_result(claim: Claim, evidence: Evidence) -> Grounding:
 #: The words that name a run of each kind unambiguously: a claim of an outcome with none of them
 #: ("10 failed", "checks pass") may be about anything that passes or fails.
 _NAMES_RUN: dict[Category, re.Pattern[str]] = {
-    "tests": re.compile(r"\b(?:\w*tests?|specs?|suites?|pytest|jest|vitest|mocha|junit)\b", re.IGNORECASE),
+    "tests": re.compile(r"\b(?:tests?|testing|\w+_tests?|test_\w+|specs?|suites?|pytest|jest|vitest|mocha|junit)\b",
+                        re.IGNORECASE),
     "lint": re.compile(r"\b(?:lint\w*|ruff|eslint|flake8|pylint|clippy)\b", re.IGNORECASE),
     "typecheck": re.compile(r"\b(?:type\s?check\w*|typing|tsc|mypy|pyright)\b", re.IGNORECASE),
     "build": re.compile(r"\b(?:build\w*|compil\w*)\b", re.IGNORECASE),

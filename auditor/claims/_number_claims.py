@@ -75,8 +75,8 @@ def pair_claims(text: str) -> list[Claim]:
     return out
 
 
-_ROUNDING = re.compile(r"\b(?:round(?:ed|ing)?|to the nearest|whole (?:dollars?|euros?|pounds?|cents?|numbers?|units?))\b",
-                       re.IGNORECASE)
+_ROUNDING = re.compile(r"\b(?:rounded|rounding|round(?:ed)? (?:to|up|down|off)|to the nearest|whole (?:dollars?|"
+                       r"euros?|pounds?|numbers?|units?))\b(?!-)", re.IGNORECASE)  # not "round-trip", "round 2"
 _RANGE = re.compile(r"\b(\d+)\s*[-–]\s*(\d+)\s*(h|hours?|min|minutes?)\b")
 
 

@@ -176,7 +176,8 @@ def _qualified(q: Quantity, text: str) -> Quantity:
     return replace(found, end=m.end(), text=text[q.start:m.end()]) if not found.bare else q
 
 
-_PER = re.compile(r"/\s?[A-Za-z]")
+_PER = re.compile(r"/\s?(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year|m|km|mi|ft|kg|g|l|unit|item|part|req|"
+                  r"request|call|user|person|head|night|piece|pc|kwh|mwh)\b", re.IGNORECASE)
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:
@@ -228,7 +229,8 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     approx = bool(m.group("approx")) and (m.group("approx") or "").strip().lower() != "some"
     start = m.start() if m.group("approx") or m.group("cur") else m.start("num") - (1 if m.group("sign") else 0)
     if unit_used and family not in ("money", "percent", "ratio") and _PER.match(m.string, end):
-        # "6.2 mm/s", "12 strokes/min", "3 km/h": a rate, which no length, count or duration states
+        # "6.2 mm/s", "12 strokes/min", "3 km/h": a rate, read as a bare number: no length, count or
+        # duration can state it for certain ("3 files/folders" is no rate)
         family, noun, value, step = None, None, written, _decimals_step(num) * scale
     return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written)
 
@@ -346,13 +348,13 @@ def stated_within(claim: Quantity) -> float:
 
 
 def _rounded_to(claim: Quantity) -> float:
-    """The place a whole number written with two significant digits or more and two zeros or more
-    ("$65,600", "4,100 lb") may be rounded to, in the claim's base unit; 0 for any other number (a
+    """The place a whole number with a unit, written with two significant digits or more and two
+    zeros or more ("$65,600", "4,100 lb"), may be rounded to, in the claim's base unit; 0 for any other number (a
     hedged one has its own tolerance). Only a number that states the claim directly uses it: a
     result worked out from others must still hit the claim's written value."""
     written = claim.written
-    if claim.approx or written is None or not float(written).is_integer():
-        return 0.0
+    if claim.approx or claim.bare or written is None or not float(written).is_integer():
+        return 0.0  # a bare "8800" may be a port or an id, written exactly
     digits = f"{abs(written):.0f}"
     zeros = len(digits) - len(digits.rstrip("0"))
     if zeros < 2 or len(digits) - zeros < 2:
@@ -368,7 +370,8 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
         return False
-    if claim.family == "money" and not (claim.approx or claim.rounded) and claim.step == 1.0 and 0 < evidence.step < 1.0 \
+    if claim.family == "money" and not (claim.approx or claim.rounded or _rounded_to(claim)) and claim.step == 1.0 \
+            and 0 < evidence.step < 1.0 \
             and abs(evidence.value - round(evidence.value)) > 1e-9:
         return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
     allowed = stated_within(claim)

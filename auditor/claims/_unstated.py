@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from ._index import EvidenceIndex
 from ._quantity import Quantity, compatible, tolerance
 
-_MAX_COLUMN = 14  # 2**14 subsets at most
-_PRECISE = 1000.0  # the claim's value over its step: four significant digits
+_MAX_COLUMN = 12  # 2**12 subsets of one column at most
+_MAX_COLUMNS = 24  # columns tried per claim
+_PRECISE_DIGITS = 4  # significant digits a claim needs: "2,700.39", not "1,000"
 
 
 def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
@@ -31,16 +32,25 @@ def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
             or not 10 <= abs(q.written) < 1e9:
         return None
     digits = f"{abs(q.written):.0f}"
-    found = index.search(re.compile(rf"(?<![\w-])[A-Za-z]\w*(?:[-_/#.]\w+)*?[-_/#]0*{digits}(?![\w.])"), digits)
+    # segments hold no separator, so the pattern cannot split one name many ways (no backtracking blow-up)
+    found = index.search(re.compile(rf"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_/#.][A-Za-z0-9]+)*?[-_/#]0*{digits}"
+                                    rf"(?![\w.])"), digits)
     return found[1].group(0) if found is not None else None
+
+
+def _significant(text: str) -> int:
+    """Digits of a written number between its first and last non-zero one ("2,700.39" -> 6,
+    "1,000" -> 1): how precisely it is written."""
+    digits = "".join(re.findall(r"\d", text))
+    return len(digits.strip("0"))
 
 
 def picked_sum(q: Quantity, columns: Sequence[Sequence[Quantity]]) -> str | None:
     """The terms, if some two or more values of one column (not all of it) sum to the claim."""
-    if not q.value or abs(q.value) / max(q.step, 1e-12) < _PRECISE:
+    if not q.value or _significant(q.text) < _PRECISE_DIGITS:
         return None
     slack = tolerance(q)
-    for column in columns:
+    for column in columns[:_MAX_COLUMNS]:
         values = [e for e in column if compatible(q, e)]
         if not 3 <= len(values) <= _MAX_COLUMN:
             continue

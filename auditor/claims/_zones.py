@@ -34,7 +34,9 @@ _ABBREVIATIONS = {"CET": 1.0, "CEST": 2.0, "EET": 2.0, "EEST": 3.0, "WET": 0.0, 
                   "AEST": 10.0, "AEDT": 11.0, "NZST": 12.0, "NZDT": 13.0, "WAT": 1.0, "SAST": 2.0, "MSK": 3.0}
 _ABBREVIATION = re.compile(rf"\b(?:{'|'.join(_ABBREVIATIONS)})\b")
 #: A zone marker right after a clock time: the zone it is written in.
-_MARK = re.compile(r"(?::\d\d(?:\.\d+)?)?\s?(?:UTC|GMT|Z\b|[+\-\u2212][01]\d|[A-Z]{3,4}\b)")
+_MARK = re.compile(r"(?::\d\d(?:\.\d+)?)?\s?(?:(?P<utc>UTC|GMT|Z\b)(?:\s?(?P<sign>[+\-\u2212])(?P<h>[01]?\d)"
+                   r"(?::?(?P<m>[0-5]\d))?(?![\d:]))?|(?P<sign2>[+\-\u2212])(?P<h2>[01]\d)(?::?(?P<m2>[0-5]\d))?(?![\d:])|"
+                   r"(?P<abbr>[A-Z]{3,4})\b)")
 _ZONE_HINT = re.compile(r"UTC|GMT|[+\-\u2212][01]?\d(?::?\d\d)?\b|/|[A-Z]{3}")
 _DAY = 1440
 
@@ -84,15 +86,31 @@ def zone_moved(target: int, rows: Iterable[tuple[str, frozenset[tuple[int, int, 
         on = _one_date(dates)
         zones = offsets(text, on)
         for _start, end, clock in times:
-            own = offsets(text[end:end + 7], on) if _MARK.match(text, end) else frozenset()
-            moves = {z - o for z in zones for o in own if z != o} if own else {z for z in zones if z} | {
-                -z for z in zones if z}
+            own = _marked(_MARK.match(text, end))
+            moves = {z - o for z in zones | {0} for o in own if z != o} if own else {z for z in zones if z} | {
+                -z for z in zones if z}  # a marked time may also be given in UTC
             minutes = int(clock[:2]) * 60 + int(clock[3:])
             for move in sorted(moves):
                 if (minutes + move - target) % _DAY == 0:
                     sign = "+" if move > 0 else "-"
                     return f"{clock} {sign} {abs(move) // 60}h{abs(move) % 60:02d}, into a zone its row names"
     return None
+
+
+def _marked(mark: re.Match[str] | None) -> frozenset[int]:
+    """The zone a clock time is written in, from the mark right after it ("15:00 UTC+3", "T18:00:00-05:00",
+    "00:00Z", "10:00 CET"); none if unmarked or unknown."""
+    if mark is None:
+        return frozenset()
+    sign, hours, minutes = (mark.group("sign"), mark.group("h"), mark.group("m")) if mark.group("utc") else (
+        mark.group("sign2"), mark.group("h2"), mark.group("m2"))
+    if hours is not None:
+        value = int(hours) * 60 + int(minutes or 0)
+        return frozenset({-value if sign in "-\u2212" else value})
+    if mark.group("utc"):
+        return frozenset({0})
+    abbreviation = _ABBREVIATIONS.get(mark.group("abbr") or "")
+    return frozenset() if abbreviation is None else frozenset({round(abbreviation * 60)})
 
 
 def _one_date(dates: frozenset[tuple[int, int, int | None]]) -> datetime.date | None:
