@@ -2,8 +2,9 @@
 
 from ..edges import EvidenceText
 from ._claim import Claim, ClaimKind
+from ._evidence import Evidence, Run, make_run
 from ._extract import extract_claims
-from ._ground import Evidence, Run, ground, make_run
+from ._ground import ground
 from ._index import EvidenceIndex
 from ._rows import Row, records, rows, tabular
 from ._tools import DEFAULT_TOOLS_FILE, Category, Outcome, ToolSemantics, load_tool_semantics, outcome
