@@ -73,7 +73,7 @@ def test_the_unit_a_field_name_gives(name: str, unit: str | None) -> None:
 
 def test_a_currency_never_measures_another() -> None:
     (euros,), (pounds,) = quantities("€412,300.00"), quantities("£412,300.00")
-    from auditor.claims._quantity import compatible
+    from auditor.claims._compare import compatible
     assert not compatible(euros, pounds)
 
 

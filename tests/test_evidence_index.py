@@ -9,7 +9,8 @@ import re
 import pytest
 
 from auditor.claims import EvidenceIndex, EvidenceText, rows
-from auditor.claims._quantity import quantities, supports
+from auditor.claims._compare import supports
+from auditor.claims._quantity import quantities
 
 _NUMBERS = ["{n} s", "{n} ms", "{n}%", "0.{n}", "{n}", "${n}.50", "{n} rows", "{n} MB", "{n}k", "~{n} min", "-{n}"]
 _WORDS = ["disk", "total", "latency", "INV-{n}", "m{n}v2", "db.internal:{n}", "v1.{n}.0", "3 March", "09:{n}"]

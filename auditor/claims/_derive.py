@@ -12,7 +12,8 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from ._quantity import Quantity, compatible, supports
+from ._compare import compatible, supports
+from ._quantity import Quantity
 from ._relation import Relation
 from ._rows import Row
 

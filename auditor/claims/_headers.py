@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterable
 
 from ..edges import EvidenceText
-from ._quantity import Quantity, quantities, supports
+from ._compare import supports
+from ._quantity import Quantity, quantities
 from ._rows import cells
 from ._verdicts import Located, Verdict
 

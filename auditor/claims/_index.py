@@ -24,7 +24,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from ..edges import EvidenceText
-from ._quantity import Quantity, reading_factors, stated_within, supports
+from ._compare import reading_factors, stated_within, supports
+from ._quantity import Quantity
 from ._rows import Row
 
 _PER_DOUBLING = 256

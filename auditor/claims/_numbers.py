@@ -35,12 +35,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ._claim import Claim
+from ._compare import compatible, currencies, supports
 from ._counting import lines_naming, list_items, records_with
 from ._derive import close, columns, derive, far_apart
 from ._index import EvidenceIndex
 from ._limits import BOUND_STATED, RULE_STATED, ground_limit
 from ._moments import clock_after, clock_minutes, days_between, timelines
-from ._quantity import Quantity, compatible, currencies, supports
+from ._quantity import Quantity
 from ._reach import span_between
 from ._rows import Row, strong
 from ._totals import named_total

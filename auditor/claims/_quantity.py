@@ -64,7 +64,8 @@ _EPOCH = re.compile(r"1[5-9]\d{8}(?:\.\d+)?|1[5-9]\d{11}")
 _MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
          "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
-_CURRENCY = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "chf": "chf", "eur": "eur", "usd": "usd", "gbp": "gbp",
+#: Currency signs and codes, as the currency they name.
+CURRENCIES = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "chf": "chf", "eur": "eur", "usd": "usd", "gbp": "gbp",
              "jpy": "jpy"}
 _NOT_COUNTED = frozenset(["and", "or", "of", "to", "in", "on", "at", "for", "with", "by", "from", "is", "are", "was",
                           "were", "the", "a", "an", "per", "than", "vs", "out", "each", "total", "now", "so", "today",
@@ -191,7 +192,7 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
     low_unit = unit.lower().replace(" ", "")
     if unit in _BINARY:  # Kubernetes quantities: "512Mi" is mebibytes, never miles; "9.6G" gigabytes
         low_unit = _BINARY[unit]
-    currency = _CURRENCY.get((m.group("cur") or "").strip().lower())
+    currency = CURRENCIES.get((m.group("cur") or "").strip().lower())
     scale = 1.0
     if scale_word:
         key = scale_word.lower()
@@ -293,7 +294,7 @@ def named_unit(name: str) -> str | None:
     first unit word ("duration_s" -> s, "hours_last_12_months" -> hours), if the name is no rate
     ("per_day")."""
     parts = [p.lower() for p in _NAME_PARTS.findall(name)]
-    currency = next((_NAMED_UNITS[p] for p in parts if p in _CURRENCY and p.isalpha()), None)
+    currency = next((_NAMED_UNITS[p] for p in parts if p in CURRENCIES and p.isalpha()), None)
     if currency is not None or not parts or "per" in parts:  # "price_usd_per_user_month"; "per_day" is a rate
         return currency
     return next((_NAMED_UNITS[p] for p in parts if p in _NAMED_UNITS), None)
@@ -312,98 +313,3 @@ def typed(q: Quantity, unit: str) -> Quantity:
     sign = -1.0 if q.value < 0 else 1.0
     return Quantity(sign * found.value, found.family, found.step, q.approx, q.start, q.end, q.text, found.noun,
                     found.currency, q.written)
-
-
-def tolerance(claim: Quantity) -> float:
-    """How far a number may be from the claim's and still state it (its rounding, or 5% hedged)."""
-    base = claim.step if not claim.approx else max(claim.step, abs(claim.value) * 0.05)
-    return base * (1.0 if claim.approx else 0.5) + 1e-9
-
-
-#: The units a unit-less number of tool output may be in, as factors to the family's base unit.
-_BARE_FACTORS: dict[str | None, tuple[float, ...]] = {
-    "duration": (1.0, 1e-3, 60.0, 3600.0, 86400.0),
-    "percent": (1.0, 100.0),
-    "size": (1.0, 1e3, 1e6, 1e9, 1024.0, 1024.0 ** 2, 1024.0 ** 3),
-}
-
-
-def reading_factors(claim: Quantity) -> tuple[float, ...]:
-    """The factors by which an evidence number can read as the claim's (1 for one with a unit).
-    A bare number reads as a length or a mass only in the claim's own unit: "1.2" for "1.2 miles"."""
-    if claim.family in ("length", "mass") and claim.written:
-        return (claim.value / claim.written,)
-    return _BARE_FACTORS.get(claim.family, (1.0,))
-
-
-def _bare_readings(claim: Quantity, value: float) -> list[float]:
-    """The values a unit-less number of tool output can stand for in the claim's family."""
-    return [value * f for f in reading_factors(claim)]
-
-
-def stated_within(claim: Quantity) -> float:
-    """How far a number that states the claim directly may lie from it: its ``tolerance``, or half
-    the place a round number may be rounded to (``_rounded_to``)."""
-    return max(tolerance(claim), _rounded_to(claim) / 2.0)
-
-
-def _rounded_to(claim: Quantity) -> float:
-    """The place a whole number with a unit, written with two significant digits or more and two
-    zeros or more ("$65,600", "4,100 lb"), may be rounded to, in the claim's base unit; 0 for any other number (a
-    hedged one has its own tolerance). Only a number that states the claim directly uses it: a
-    result worked out from others must still hit the claim's written value."""
-    written = claim.written
-    if claim.approx or claim.bare or written is None or not float(written).is_integer():
-        return 0.0  # a bare "8800" may be a port or an id, written exactly
-    digits = f"{abs(written):.0f}"
-    zeros = len(digits) - len(digits.rstrip("0"))
-    if zeros < 2 or len(digits) - zeros < 2:
-        return 0.0
-    return 10.0 ** zeros * (abs(claim.value / written) if written else 1.0)
-
-
-def supports(claim: Quantity, evidence: Quantity) -> bool:
-    """``evidence`` states the claim's number, up to the claim's written precision (rounding or
-    truncation), its hedge ("~", "about": 5%) and the units of its family. A claim written
-    without a sign gives a magnitude: a negative number of the evidence states it too."""
-    if not compatible(claim, evidence) and not (claim.family == evidence.family == "count"):
-        return False
-    if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
-        return False
-    if claim.family == "money" and not (claim.approx or claim.rounded or _rounded_to(claim)) and claim.step == 1.0 \
-            and 0 < evidence.step < 1.0 \
-            and abs(evidence.value - round(evidence.value)) > 1e-9:
-        return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
-    allowed = stated_within(claim)
-    readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]
-    if claim.bare and not evidence.bare:
-        readings = [evidence.written]
-    if evidence.value < 0 < claim.value and "+" not in claim.text:
-        readings = [abs(r) for r in readings]  # a debit of -18400.00 is "a $18,400.00 wire out"
-    for value in readings:
-        if abs(value - claim.value) <= allowed:
-            return True
-        truncated = abs(claim.value) + claim.step > abs(value) >= abs(claim.value) and not claim.approx
-        if truncated and (value >= 0) == (claim.value >= 0) and claim.step >= 1.0:
-            return True
-    return False
-
-
-_CODES = re.compile(r"(?<![A-Za-z])(?:USD|EUR|GBP|JPY|CHF)(?![A-Za-z])|[$€£¥]")
-
-
-def currencies(text: str) -> frozenset[str]:
-    """The currencies a text names, by code or sign: a bare amount in a table whose currency is a
-    cell of its own ("GBP      185.60") is in one of them."""
-    return frozenset(_CURRENCY[m.group(0).lower()] for m in _CODES.finditer(text))
-
-
-def compatible(claim: Quantity, evidence: Quantity) -> bool:
-    """Could the two measure the same thing? Same family, or one of them bare."""
-    if evidence.bare or claim.bare:
-        return True
-    if claim.family == "count" and evidence.family == "count":
-        return claim.noun == evidence.noun
-    if claim.currency and evidence.currency and claim.currency != evidence.currency:
-        return False  # euros do not measure what pounds measure
-    return claim.family == evidence.family

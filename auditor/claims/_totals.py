@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ._compare import compatible
 from ._derive import far_apart
-from ._quantity import Quantity, compatible, quantities
+from ._quantity import Quantity, quantities
 from ._rows import Row, cells
 from ._verdicts import Verdict
 

@@ -17,8 +17,9 @@ import itertools
 import re
 from collections.abc import Sequence
 
+from ._compare import compatible, tolerance
 from ._index import EvidenceIndex
-from ._quantity import Quantity, compatible, tolerance
+from ._quantity import Quantity
 
 _MAX_COLUMN = 12  # 2**12 subsets of one column at most
 _MAX_COLUMNS = 24  # columns tried per claim
