@@ -32,8 +32,10 @@ _STRAIGHT = re.compile(r"\b(?:straight (?:to|on|out|away|through)|directly to|ri
 _STEP_FIRST = re.compile(r"\b(?:before|until|prior to)\b(?!\s+(?:\d|noon|midnight|tomorrow|today|tonight|"
                          r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|end of|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
                          r"oct|nov|dec)[a-z]*\b|the (?:\d|end|start|weekend)))")
-#: The handoff's own step first: "once legal has reviewed it, publish it straight to the blog".
-_REVIEWED = re.compile(r"\b(?:review(?:ed|s)?|check(?:ed)?|verif(?:y|ied)|sign(?:s|ed)? off|approv(?:e|ed|al)|ok(?:'d|ed|s)?)\b")
+#: The handoff's own step first: "once legal has reviewed it, publish it straight to the blog",
+#: "... straight to the client after the chef's sign-off".
+_STEP_NAMED = re.compile(rf"\b(?:{_APPROVALS}|review(?:ed|s)?|check(?:ed)?|verif(?:y|ied)|sign(?:s|ed)? off|"
+                         rf"approv(?:e|ed)|ok(?:'d|ed|s))\b")
 _DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
                ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
 
@@ -79,8 +81,7 @@ def skips_gate(low_up: str, low: str) -> bool:
         return False  # "keep the old key active until the new one is deployed": no step first, an end
     gated = _STEP_FIRST.search(low_up) is not None or _WITHOUT_APPROVAL.search(low_up) is not None \
         or _APPROVAL_NEEDED.search(low_up) is not None
-    return gated and _STRAIGHT.search(low) is not None and re.search(rf"\b{_APPROVALS}\b", low) is None \
-        and _REVIEWED.search(low) is None
+    return gated and _STRAIGHT.search(low) is not None and _STEP_NAMED.search(low) is None
 
 
 def approver(low_up: str) -> str | None:

@@ -48,13 +48,13 @@ def _rounded_to(claim: Quantity) -> float:
     hedged one has its own tolerance). Only a number that states the claim directly uses it: a
     result worked out from others must still hit the claim's written value."""
     written = claim.written
-    if claim.approx or claim.bare or written is None or not float(written).is_integer():
+    if claim.approx or claim.bare or not float(written).is_integer():
         return 0.0  # a bare "8800" may be a port or an id, written exactly
     digits = f"{abs(written):.0f}"
     zeros = len(digits) - len(digits.rstrip("0"))
     if zeros < 2 or len(digits) - zeros < 2:
-        return 0.0
-    return 10.0 ** zeros * (abs(claim.value / written) if written else 1.0)
+        return 0.0  # so written is not zero
+    return 10.0 ** zeros * abs(claim.value / written)
 
 
 def supports(claim: Quantity, evidence: Quantity) -> bool:
@@ -66,8 +66,7 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
     if claim.family == "money" and evidence.currency and claim.currency and evidence.currency != claim.currency:
         return False
     if claim.family == "money" and not (claim.approx or claim.rounded or _rounded_to(claim)) and claim.step == 1.0 \
-            and 0 < evidence.step < 1.0 \
-            and abs(evidence.value - round(evidence.value)) > 1e-9:
+            and 0 < evidence.step < 1.0 and abs(evidence.value - round(evidence.value)) > 1e-9:
         return False  # an amount is quoted exactly: "$14" is not "$13.50", though it rounds to it
     allowed = stated_within(claim)
     readings = _bare_readings(claim, evidence.value) if evidence.bare else [evidence.value]

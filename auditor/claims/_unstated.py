@@ -29,8 +29,7 @@ _PRECISE_DIGITS = 4  # significant digits a claim needs: "2,700.39", not "1,000"
 def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
     """A visible identifier whose last part is the claim's whole number of two digits or more
     (a leading zero aside): "VX-100G-7781", "HLX-STORE-077"."""
-    if q.family not in (None, "count") or q.written is None or not float(q.written).is_integer() \
-            or not 10 <= abs(q.written) < 1e9:
+    if q.family not in (None, "count") or not float(q.written).is_integer() or not 10 <= abs(q.written) < 1e9:
         return None
     digits = f"{abs(q.written):.0f}"
     # segments hold no separator, so the pattern cannot split one name many ways (no backtracking blow-up)

@@ -18,6 +18,7 @@ import re
 import zoneinfo
 from collections.abc import Iterable
 
+from ._moments import clock_minutes
 from ._quantity import clocks
 
 _OFFSET = r"(?P<sign>[+\-\u2212])(?P<h>[01]?\d)(?::?(?P<m>[0-5]\d))?"
@@ -46,9 +47,9 @@ def offsets(text: str, on: datetime.date | None = None) -> frozenset[int]:
     else both its winter and its summer offset."""
     found: set[int] = set()
     for m in (m for pattern in _NUMERIC for m in pattern.finditer(text)):
-        minutes = int(m.group("h")) * 60 + int(m.group("m") or 0)
-        if minutes <= 14 * 60:
-            found.add(-minutes if m.group("sign") in "-\u2212" else minutes)
+        minutes = _signed(m.group("sign"), m.group("h"), m.group("m"))
+        if abs(minutes) <= 14 * 60:
+            found.add(minutes)
     if _UTC.search(text):
         found.add(0)
     found.update(round(_ABBREVIATIONS[m.group(0)] * 60) for m in _ABBREVIATION.finditer(text))
@@ -89,7 +90,7 @@ def zone_moved(target: int, rows: Iterable[tuple[str, frozenset[tuple[int, int, 
             own = _marked(_MARK.match(text, end))
             moves = {z - o for z in zones | {0} for o in own if z != o} if own else {z for z in zones if z} | {
                 -z for z in zones if z}  # a marked time may also be given in UTC
-            minutes = int(clock[:2]) * 60 + int(clock[3:])
+            minutes = clock_minutes(clock)
             for move in sorted(moves):
                 if (minutes + move - target) % _DAY == 0:
                     sign = "+" if move > 0 else "-"
@@ -105,12 +106,17 @@ def _marked(mark: re.Match[str] | None) -> frozenset[int]:
     sign, hours, minutes = (mark.group("sign"), mark.group("h"), mark.group("m")) if mark.group("utc") else (
         mark.group("sign2"), mark.group("h2"), mark.group("m2"))
     if hours is not None:
-        value = int(hours) * 60 + int(minutes or 0)
-        return frozenset({-value if sign in "-\u2212" else value})
+        return frozenset({_signed(sign, hours, minutes)})
     if mark.group("utc"):
         return frozenset({0})
     abbreviation = _ABBREVIATIONS.get(mark.group("abbr") or "")
     return frozenset() if abbreviation is None else frozenset({round(abbreviation * 60)})
+
+
+def _signed(sign: str, hours: str, minutes: str | None) -> int:
+    """An offset as written ("-", "05", "30") in minutes east of UTC."""
+    value = int(hours) * 60 + int(minutes or 0)
+    return -value if sign in "-\u2212" else value
 
 
 def _one_date(dates: frozenset[tuple[int, int, int | None]]) -> datetime.date | None:
