@@ -389,12 +389,20 @@ def test_a_run_this_pass_does_not_recognise_may_be_the_one_claimed(check: CheckF
     ("All 41 tests pass.", "41 tests pass", "invented"),  # it names a test run, and none is visible
     ("Lot 0331: 1,500 passed final inspection.", "1,500 passed", "needs_semantic"),  # parts, not tests
     ("Pre-checks done and the checks pass.", "checks pass", "needs_semantic"),  # a pre-check is no CI run
-    ("Of the latest batch, 10 failed.", "10 failed", "needs_semantic"),  # "latest" names no test run
 ])
 def test_an_outcome_that_names_no_run_is_not_called_invented(check: CheckFn, handoff: str, quote: str,
                                                               verdict: str) -> None:
     upstream = [{"tool": "mes.query", "command": "", "exit_code": 0, "result": "lot 0331 qty 1500 status CLOSED"}]
     assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("41 tests pass", True), ("test_billing failed", True), ("billing_tests failed", True), ("the suite is green", True),
+    ("the latest 10 failed", False), ("the fastest passed", False), ("5 contests passed", False),
+])
+def test_only_a_test_word_names_a_test_run(text: str, names: bool) -> None:
+    from auditor.claims._results import _NAMES_RUN
+    assert (_NAMES_RUN["tests"].search(text) is not None) == names
 
 
 def test_a_clock_marked_with_its_zone_moves_only_out_of_it() -> None:
