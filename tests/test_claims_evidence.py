@@ -177,6 +177,15 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
     (_tool('{"days_late": 6}\ndays_late=6'), "The p95 latency is 340 ms.", "340 ms", "invented"),
     # and a count is only counted from whole numbers
     (_tool("budget 31.4\nratio 0.5\nlimit 15"), "It is used in 2 files.", "2 files", "invented"),
+    # a number its own sentence gives, in another unit or by one operation, stands or falls with
+    # that sentence's numbers (which are claims of their own)
+    (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood, 2,610 lb or about 1,180 kg.", "about 1,180 kg",
+     "needs_semantic"),
+    (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood, 2,610 lb or about 1,480 kg.", "about 1,480 kg", "invented"),
+    (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 1.9% on last June (314.7 MWh).", "about 1.9%",
+     "needs_semantic"),
+    (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 4.9% on last June (314.7 MWh).", "about 4.9%",
+     "invented"),
 ])
 def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstream: list[dict[str, Any]],
                                                            handoff: str, quote: str, verdict: str) -> None:

@@ -195,6 +195,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if picked is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the sum of {picked}: whether "
                                                f"those are the rows the sentence means needs the grader")
+    own = _from_own_sentence(claim, q, arithmetic)
+    if own is not None:
+        return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but {own}, which no evidence states as "
+                                               f"such: whether they hold is for their own findings")
     unfollowed = _unfollowed(claim, q, index, stated or (e for r in rows for e in r.quantities))
     if unfollowed is not None:
         return NumberVerdict("needs_semantic", unfollowed)
@@ -203,6 +207,19 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                                                f"visible dates or times: it may have been worked out from them")
     return NumberVerdict("invented", f"{claim.text!r} appears in no tool call and no upstream message, and no "
                                      f"arithmetic on visible numbers gives it")
+
+
+def _from_own_sentence(claim: Claim, q: Quantity, arithmetic: bool) -> str | None:
+    """How the claim's number follows from the other numbers of its own sentence, if it does: the
+    same amount in another unit ("2,610 lb or about 1,180 kg") or simple arithmetic on them
+    ("320.7 MWh, up about 1.9% on ... (314.7 MWh)"). Then the claim stands or falls with them."""
+    converted = next((o for o in claim.operands if o.family == q.family and not o.bare and o.written
+                      and abs(o.value / o.written - q.value / q.written) > 1e-9 * abs(q.value / q.written)
+                      and supports(q, o)), None) if q.written and not q.bare else None
+    if converted is not None:
+        return f"it is {converted.text!r} of its own sentence in another unit"
+    derived = derive(q, (), claim.operands, [], claim.computed, claim.relation) if arithmetic else None
+    return f"it follows from its own sentence's numbers ({derived})" if derived is not None else None
 
 
 def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
