@@ -182,6 +182,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     excluded = excluded_words(low_up) if c.polarity == "obligation" else ()
     total = sum(k.weight for k in c.keys if numbers_needed or k.kind != "number") or 1.0
     numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
+    governed = governed_keys(c, upstream)
     for start, end in unit.spans:
         text = words[start:end]
         if "```" in text or text.lstrip().startswith("|"):
@@ -211,8 +212,21 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
             if reading.verdict == "kept" and not inside and not cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
+            if reading.verdict == "kept" and governed and not any(k in found for k in governed):
+                reading = Reading("needs_semantic", "the clause names what the rule is about, but nothing of what it "
+                                                    "requires", cued=reading.cued)
             readings.append((text, reading))
     return None
+
+
+def governed_keys(c: Directive, upstream: str) -> tuple[Key, ...]:
+    """The keys a modal cue governs: those written after it and not before ("Any change to X
+    requires *a* change *ticket approved by the CAB*"). None for an imperative, which governs its whole clause, or a cue that
+    ends it ("Signature on delivery is required"), whose subject is what it requires."""
+    if c.imperative:
+        return ()
+    head, tail = upstream[c.scope[0]:c.cue_at], upstream[c.cue_at + len(c.cue):c.scope[1]]
+    return tuple(k for k in c.keys if key_positions(tail, (k,)) and not key_positions(head, (k,)))
 
 
 def _permits_another_act(action: str | None, low: str) -> bool:
@@ -257,6 +271,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             low)) else d.strength
         if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
+    elif c.polarity == "obligation" and any(CUE_TABLE[q] == (Strength.PERMITTED, "obligation") and q not in PERMISSION
+                                             and q not in WAIVERS for q in cues):
+        strength = Strength.PERMITTED  # "a CAB ticket would be good to have", "nice to have"
     elif any(CUE_TABLE[q][0] == Strength.RECOMMENDED for q in cues):
         strength = Strength.RECOMMENDED
     elif not cues and done_by_source(c.action, low) and c.imperative and not _STANDING.search(upstream.lower()):

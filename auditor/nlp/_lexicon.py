@@ -63,7 +63,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "preferred", "it is best to", "it's best to", "better to", "is encouraged", "encouraged",
     ),
     (Strength.PERMITTED, "obligation"): (
-        *WAIVER_CUES, *PERMISSION_CUES, "nice to have", "would be nice", "would be good",
+        *WAIVER_CUES, *PERMISSION_CUES, "nice to have", "would be nice", "would be good", "'d be nice", "'d be good",
     ),
 }
 
