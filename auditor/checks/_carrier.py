@@ -257,7 +257,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     rule_numbers = own_numbers(c)
     hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end()))
                  and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(low))
-    hedged = hedged or (_TRAILING_IF.search(low, reach) is not None and not _TRAILING_IF.search(upstream.lower()))
+    condition_after = _TRAILING_IF.search(low, reach)
+    hedged = hedged or (condition_after is not None and _LEEWAY.search(low, condition_after.end()) is not None
+                        and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
         related = [d for d in inside if verb_relation(c.action, d.action) in ("same", "antonym")]
@@ -369,5 +371,11 @@ _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am go
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")
+#: What makes a trailing condition a hedge: it leaves the rule to time, room or means ("if there's
+#: time", "where available", "if the template supports it", "if they'll accept that"), not to an occasion it applies on ("when she picks
+#: up", "if anything gets moved", "when you publish"), which scopes a rule restated in full.
+_LEEWAY = re.compile(r"\b(?:time|room|space|availab\w*|allows?|permits?|handy|(?:have|has) (?:it|them|one|any)\b|"
+                     r"(?:you|they|we|i|it) can\b|able|possible|feasible|convenient|chance|get to it|easy|budget|"
+                     r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer))")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
