@@ -45,7 +45,7 @@ from ._clause_words import (
     trailing,
 )
 from ._exclusions import excluded_words, names_any
-from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, same_rule_turned, skips_gate
+from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, approval_gated, same_rule_turned, skips_gate
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
@@ -171,7 +171,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
     past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
-    if past and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
+    if past and not approval_gated(low_up) and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
             not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for p in past for m in p.finditer(t)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")

@@ -88,3 +88,9 @@ def approver(low_up: str) -> str | None:
     """Whose approval a rule is gated on ("... without GM approval" -> "gm"), if it names one."""
     m = _APPROVER.search(low_up)
     return m.group(1) if m is not None else None
+
+
+def approval_gated(low_up: str) -> bool:
+    """The rule puts an approval in the way, not a limit: "Any refund over CHF 100 needs my approval
+    first" allows going past 100 once approved, so a handoff that permits it inverts nothing by that."""
+    return _APPROVAL_NEEDED.search(low_up) is not None
