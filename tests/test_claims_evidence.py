@@ -14,7 +14,7 @@ from labelled_claims import claim_check, handoff_verdicts
 
 from auditor.checks import CheckFn
 from auditor.claims import extract_claims, tabular
-from auditor.claims._quantity import dates, named_unit, quantities
+from auditor.claims._quantity import clocks, dates, named_unit, quantities
 
 
 @pytest.fixture(scope="module")
@@ -105,6 +105,15 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
     got = handoff_verdicts(check, _tool('{"eta": "2025-05-14"}'), "The ETA is 14 May.")
     assert ("14 May", "grounded") in got
     assert [c.date for c in extract_claims("The ETA is 14 May.") if c.date] == [(5, 14, None)]
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("Fri 28 Feb 7:30pm", ["19:30"]),  # minutes and a meridiem: the meridiem counts
+    ("at 9:05 am and 12:10a.m.", ["09:05", "00:10"]),
+    ("14:00, 7pm, 12:30 pm", ["14:00", "19:00", "12:30"]),
+])
+def test_clock_times_with_a_meridiem(text: str, read: list[str]) -> None:
+    assert [c for _, _, c in clocks(text)] == read
 
 
 @pytest.mark.parametrize(("text", "claimed", "stated"), [
