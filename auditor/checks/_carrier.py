@@ -44,7 +44,7 @@ from ._clause_words import (
     reports_done,
     trailing,
 )
-from ._exclusions import excluded_words, names_any
+from ._exclusions import excluded_words, excludes_by_bound, names_any
 from ._gates import GATE_DOWN, GATE_FIRST, GATE_ONCE, GATE_UP, approval_gated, same_rule_turned, skips_gate
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
@@ -180,6 +180,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     if turned is not None:
         return Reading("inverted", f"inverted: {up} -> the handoff bounds {turned} from the other side")
     excluded = excluded_words(low_up) if c.polarity == "obligation" else ()
+    bounded = excludes_by_bound(low_up)
     total = sum(k.weight for k in c.keys if numbers_needed or k.kind != "number") or 1.0
     numbers = [k for k in c.keys if k.kind == "number" and not k.aside] if numbers_needed else []
     governed = governed_keys(c, upstream)
@@ -191,7 +192,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
         names_excluded = bool(excluded) and names_any(excluded, low)
-        if names_excluded and not is_negated(low) \
+        if names_excluded and not bounded and not is_negated(low) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):

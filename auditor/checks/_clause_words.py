@@ -11,7 +11,7 @@ from typing import Literal
 from ..nlp import CUE_PATTERN, HEDGE_PATTERN, NEGATION_PATTERN, VERB_GROUPS, Directive, stem, word_forms
 
 _APPROXIMATIONS = frozenset({"about", "around", "roughly", "approximately"})
-_APPROXIMATED = re.compile(r"\s+([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:thousand|million)\b)?)")
+_APPROXIMATED = re.compile(r"\s+(?:[a-z]{2,4}\s?)?([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:thousand|million)\b)?)")
 _CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
                               r"\s*[.!;]?\s*$")
 _ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b(?!-\w)")  # "no-commercial-value" is one word, no negation

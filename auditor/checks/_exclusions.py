@@ -13,6 +13,17 @@ _EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|
                         r"(?=[,;.\u2014]|$)")
 
 
+_BOUND = re.compile(r"\b(?:not|never|no)\s+(?:more|less|fewer|later|earlier|longer|shorter|greater|higher|lower|"
+                    r"over|under|above|below|before|after|beyond|exceed\w*)\b")
+
+
+def excludes_by_bound(low_up: str) -> bool:
+    """What the rule excludes is all past a bound ("no more than one slide"): a clause that names
+    the bounded thing ("fits on one slide") allows nothing excluded."""
+    m = _EXCLUSION.search(low_up)
+    return m is not None and _BOUND.match(low_up, m.start()) is not None
+
+
 def names_any(words: Sequence[str], low: str) -> bool:
     """Whether ``low`` names one of ``words``, in any inflection ("counted" / "as counts")."""
     stems = {stem(w) for w in re.findall(r"[a-z][a-z0-9-]*", low)}
