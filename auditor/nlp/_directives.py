@@ -364,8 +364,9 @@ def keys_in(doc: Any, sentence: str, start: int, end: int, masked_spans: list[tu
 
 _CODEISH = re.compile(r"[_./@#]\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|-\w*\d")
 
-_HEARSAY = ("i'd guess", "i guess", "i think", "i suspect", "probably", "no idea", "someone said", "apparently",
-            "presumably", "seems", "i believe", "my guess", "not sure", "i assume")
+_HEARSAY = ("i'd guess", "i guess", "i'm guessing", "i am guessing", "i think", "i suspect", "probably", "no idea",
+            "someone said", "apparently", "presumably", "seems", "i believe", "my guess", "not sure", "i assume",
+            "i reckon", "i bet", "i imagine", "i'd imagine", "surely")
 
 
 def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
