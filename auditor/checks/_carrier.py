@@ -244,7 +244,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     A negation or hedge counts only before ``reach``, the last of the constraint's keys in the
     clause: "keep the voice playful, never sarcastic" does not negate "playful"."""
     low = words.lower()
-    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", low))
+    used = _QUOTED.sub(lambda m: " " * len(m.group(0)), low)  # a quoted option is mentioned, not said
+    cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", used))
             if m.start() <= reach or trailing(low, m.end())]
     condition = _LEADING_CONDITION.match(low)
     negated = is_negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
@@ -257,7 +258,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     strength = Strength.ABSOLUTE
     rule_numbers = own_numbers(c)
     hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end()))
-                 and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(low))
+                 and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(used))
     condition_after = _TRAILING_IF.search(low, reach)
     hedged = hedged or (condition_after is not None and _LEEWAY.search(low, condition_after.end()) is not None
                         and not _TRAILING_IF.search(upstream.lower()))
@@ -368,6 +369,9 @@ def _sentence_pieces(words: str) -> list[tuple[int, int]]:
 
 _PLAN = re.compile(r"\s*(?:let's|let me|let us|i will|we will|i'll|we'll|i am going to|we are going to|"
                    r"i'm going to|we're going to|to [a-z]+\b)|.*\b(?:we|i) (?:can|could|will|shall)\b|.*\b(?:this|that|it|which) (?:will|would|should|can|could|may|might|helps?)\b")
+#: Words in quotation marks, such as an answer option ("excluding the 'prefer not to say' group").
+_QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,40}'(?![\w'])|\"[^\"\n]{1,40}\"|\u2018[^\u2019\n]{1,40}\u2019|"
+                     r"\u201c[^\u201d\n]{1,40}\u201d")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
