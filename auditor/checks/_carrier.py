@@ -57,7 +57,8 @@ INVERT_SHARE = 0.6
 PERMISSION = frozenset(PERMISSION_CUES)
 WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b")
+OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b|"
+                        r"\b(?:will|would) (?:do|be fine|be ok|be okay|be acceptable)(?=\s*(?:[,.;:!)]|$|for now|instead))")
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
@@ -192,7 +193,8 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         found = [k for k in unit.hit if forms.has(k)]
         low = text.lower()
         names_excluded = bool(excluded) and names_any(excluded, low)
-        if names_excluded and not bounded and not is_negated(low) \
+        lead = _LEADING_CONDITION.match(low)  # "if the ECB rates aren't to hand, the live rate will do"
+        if names_excluded and not bounded and not is_negated(low[lead.end() if lead else 0:]) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
