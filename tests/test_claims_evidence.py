@@ -195,6 +195,13 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
      "needs_semantic"),
     (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 4.9% on last June (314.7 MWh).", "about 4.9%",
      "invented"),
+    # a cell's share of its row's or its column's sum: worked out, perhaps, so not invented
+    (_tool("                 No  Yes\n  Humanities       88   52\n  Physical sciences 61  119"),
+     "Physical sciences: 66.1% use AI tools.", "66.1%", "needs_semantic"),
+    (_tool("zone  | count\ncore  | 301877\nouter | 142066\npilot | 42271"), "The core zone carried 62% of trips.",
+     "62%", "needs_semantic"),
+    (_tool("zone  | count\ncore  | 301877\nouter | 142066\npilot | 42271"), "The core zone carried 71% of trips.",
+     "71%", "invented"),
 ])
 def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstream: list[dict[str, Any]],
                                                            handoff: str, quote: str, verdict: str) -> None:

@@ -45,7 +45,7 @@ from ._quantity import Quantity
 from ._reach import span_between
 from ._rows import Row, strong
 from ._totals import named_total
-from ._unstated import id_part, picked_sum
+from ._unstated import id_part, picked_sum, share_of_total
 from ._verdicts import Verdict
 from ._zones import zone_moved
 
@@ -195,6 +195,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if picked is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the sum of {picked}: whether "
                                                f"those are the rows the sentence means needs the grader")
+    share = share_of_total(q, columns(rows), [r.quantities for r in rows if r.structured])
+    if share is not None:
+        return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the share of {share}: whether "
+                                               f"that is the share the sentence means needs the grader")
     own = _from_own_sentence(claim, q, arithmetic)
     if own is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but {own}, which no evidence states as "

@@ -9,6 +9,10 @@ called ``invented`` (it goes to the grader):
   the rows a condition picks out of one column. Any subset of a short column is tried; a hit
   counts only for a number written precisely enough (four significant digits or more) that a
   subset reaching it by chance is unlikely.
+- **A share of a total.** "Physical sciences 66.1%" for a table row ``61 119`` (119 of 180);
+  "Core zone carried 62% of trips" for ``core | 301877`` in a column of three counts. A cell over
+  its row's or column's sum is tried; a hit counts only for a percentage written to a tenth, or
+  when ten shares or fewer were tried, so a chance hit is unlikely.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ._quantity import Quantity
 _MAX_COLUMN = 12  # 2**12 subsets of one column at most
 _MAX_COLUMNS = 24  # columns tried per claim
 _PRECISE_DIGITS = 4  # significant digits a claim needs: "2,700.39", not "1,000"
+_FEW_SHARES = 10  # shares tried, at most, for a whole-number percentage
 
 
 def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
@@ -58,4 +63,22 @@ def picked_sum(q: Quantity, columns: Sequence[Sequence[Quantity]]) -> str | None
             for terms in itertools.combinations(values, size):
                 if abs(sum(e.value for e in terms) - q.value) <= slack:
                     return " + ".join(e.text.strip() for e in terms)
+    return None
+
+
+def share_of_total(q: Quantity, columns: Sequence[Sequence[Quantity]], rows: Sequence[Sequence[Quantity]]) -> str | None:
+    """The cell, if a percentage is one cell's share of the sum of its table row or column."""
+    if q.family != "percent" or not 0 < q.value < 100:
+        return None
+    groups = [g for g in (*columns, *rows) if len(g) >= 2 and all(e.family in (None, "count", "money") and e.value > 0
+                                                                    for e in g)
+              and len({e.family for e in g}) == 1]
+    if (q.step > 0.1 or q.approx) and sum(len(g) for g in groups) > _FEW_SHARES:
+        return None
+    slack = tolerance(q)
+    for group in groups:
+        total = sum(e.value for e in group)
+        for cell in group:
+            if abs(cell.value / total * 100.0 - q.value) <= slack:
+                return f"{cell.text.strip()} of the total {total:g}"
     return None
