@@ -111,6 +111,7 @@ def test_a_date_in_may_is_read_as_may(check: CheckFn) -> None:
     ("Fri 28 Feb 7:30pm", ["19:30"]),  # minutes and a meridiem: the meridiem counts
     ("at 9:05 am and 12:10a.m.", ["09:05", "00:10"]),
     ("14:00, 7pm, 12:30 pm", ["14:00", "19:00", "12:30"]),
+    ("fired at 7:30:15 pm", ["19:30"]),  # seconds too
 ])
 def test_clock_times_with_a_meridiem(text: str, read: list[str]) -> None:
     assert [c for _, _, c in clocks(text)] == read
@@ -191,6 +192,8 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
     (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood, 2,610 lb or about 1,180 kg.", "about 1,180 kg",
      "needs_semantic"),
     (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood, 2,610 lb or about 1,480 kg.", "about 1,480 kg", "invented"),
+    # two numbers nothing states do not excuse each other
+    (_tool("awb,pcs\n125-1,40"), "The crate weighs 2,610 lb, about 1,184 kg.", "about 1,184 kg", "invented"),
     (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 1.9% on last June (314.7 MWh).", "about 1.9%",
      "needs_semantic"),
     (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 4.9% on last June (314.7 MWh).", "about 4.9%",

@@ -58,7 +58,9 @@ PERMISSION = frozenset(PERMISSION_CUES)
 WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b|"
-                        r"\b(?:will|would) (?:do|be fine|be ok|be okay|be acceptable)(?=\s*(?:[,.;:!)]|$|for now|instead))")
+                        # "the live rate will do", not "what the intern would do"
+                        r"(?:^|[,;:.]\s*)(?:(?!\b(?:what|which|that|whatever|who)\b)[^,;:.])*?\b(?:will|would) "
+                        r"(?:do|be fine|be ok|be okay|be acceptable)(?=\s*(?:[,.;:!)]|$|for now|instead))")
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than)\b")
@@ -172,7 +174,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
     past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
-    if past and not approval_gated(low_up) and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
+    if past and not approval_gated(low_up[c.scope[0]:c.scope[1]]) and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
             not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for p in past for m in p.finditer(t)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
@@ -194,7 +196,8 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         low = text.lower()
         names_excluded = bool(excluded) and names_any(excluded, low)
         lead = _LEADING_CONDITION.match(low)  # "if the ECB rates aren't to hand, the live rate will do"
-        if names_excluded and not bounded and not is_negated(low[lead.end() if lead else 0:]) \
+        rest = low[lead.end() if lead else 0:]
+        if names_excluded and not bounded and names_any(excluded, rest) and not is_negated(rest) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
@@ -262,7 +265,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end()))
                  and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(used))
     condition_after = _TRAILING_IF.search(low, reach)
-    hedged = hedged or (condition_after is not None and _LEEWAY.search(low, condition_after.end()) is not None
+    condition_end = _CONDITION_END.search(low, condition_after.end()) if condition_after else None
+    hedged = hedged or (condition_after is not None and _LEEWAY.search(
+        low, condition_after.end(), condition_end.start() if condition_end else len(low)) is not None
                         and not _TRAILING_IF.search(upstream.lower()))
     settled = False  # whether the polarity is known to be about the constraint's own action
     if inside:
@@ -383,6 +388,7 @@ _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|sin
 #: up", "if anything gets moved", "when you publish"), which scopes a rule restated in full.
 _LEEWAY = re.compile(r"\b(?:time|room|space|availab\w*|allows?|permits?|handy|(?:have|has) (?:it|them|one|any)\b|"
                      r"(?:you|they|we|i|it) can\b|able|possible|feasible|convenient|chance|get to it|easy|budget|"
-                     r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer))")
+                     r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer))\b")
+_CONDITION_END = re.compile(r"[,;.:!?]")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")

@@ -13,8 +13,10 @@ _EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|
                         r"(?=[,;.\u2014]|$)")
 
 
-_BOUND = re.compile(r"\b(?:not|never|no)\s+(?:more|less|fewer|later|earlier|longer|shorter|greater|higher|lower|"
-                    r"over|under|above|below|before|after|beyond|exceed\w*)\b")
+_BOUND = re.compile(r"\b(?:not|never|no)\s+(?:(?:more|less|fewer|later|earlier|longer|shorter|greater|higher|lower)\b|"
+                    r"(?:over|under|above|below|before|after|beyond|exceed\w*)\s+(?:\w+\s+)?(?:[$\u20ac\u00a3~]?\d|"
+                    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+                    r"noon\b|midnight\b))")
 
 
 def excludes_by_bound(low_up: str) -> bool:

@@ -199,7 +199,7 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if share is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the share of {share}: whether "
                                                f"that is the share the sentence means needs the grader")
-    own = _from_own_sentence(claim, q, arithmetic)
+    own = _from_own_sentence(claim, q, arithmetic, index)
     if own is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but {own}, which no evidence states as "
                                                f"such: whether they hold is for their own findings")
@@ -213,13 +213,15 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                                      f"arithmetic on visible numbers gives it")
 
 
-def _from_own_sentence(claim: Claim, q: Quantity, arithmetic: bool) -> str | None:
+def _from_own_sentence(claim: Claim, q: Quantity, arithmetic: bool, index: EvidenceIndex) -> str | None:
     """How the claim's number follows from the other numbers of its own sentence, if it does: the
-    same amount in another unit ("2,610 lb or about 1,180 kg") or simple arithmetic on them
+    same amount in another unit as the evidence states it ("2,610 lb or about 1,180 kg", 2610 in a
+    manifest: two numbers nothing states do not excuse each other) or simple arithmetic on them
     ("320.7 MWh, up about 1.9% on ... (314.7 MWh)"). Then the claim stands or falls with them."""
     converted = next((o for o in claim.operands if o.family == q.family and not o.bare and o.written
                       and abs(o.value / o.written - q.value / q.written) > 1e-9 * abs(q.value / q.written)
-                      and supports(q, o)), None) if q.written and not q.bare else None
+                      and supports(q, o) and index.supporting(o) is not None), None) \
+        if q.written and not q.bare else None
     if converted is not None:
         return f"it is {converted.text!r} of its own sentence in another unit"
     derived = derive(q, (), claim.operands, [], claim.computed, claim.relation) if arithmetic else None

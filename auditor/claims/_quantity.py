@@ -32,7 +32,7 @@ DATE = re.compile(
     rf"|(?<![\w/.])(?P<a5>1[3-9]|2\d|3[01])/(?P<b5>0[1-9]|1[0-2])(?![\w/]|\.\d)",
     re.IGNORECASE)
 CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\.\d+)?)?(?![\d:])(?!\s?[ap]\.?m\b)|"
-                   r"(?::(?P<m2>[0-5]\d))?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)
+                   r"(?::(?P<m2>[0-5]\d)(?::[0-5]\d)?)?\s?(?P<ampm>[ap]\.?m)\b\.?)", re.IGNORECASE)
 _COMPOUND = re.compile(
     r"(?<![\w.])(?P<approx>~\s?|≈\s?|about\s+|around\s+|roughly\s+|approx(?:\.|imately)?\s+)?"
     r"(?=\d)(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)

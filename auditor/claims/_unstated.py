@@ -11,8 +11,8 @@ called ``invented`` (it goes to the grader):
   subset reaching it by chance is unlikely.
 - **A share of a total.** "Physical sciences 66.1%" for a table row ``61 119`` (119 of 180);
   "Core zone carried 62% of trips" for ``core | 301877`` in a column of three counts. A cell over
-  its row's or column's sum is tried; a hit counts only for a percentage written to a tenth, or
-  when ten shares or fewer were tried, so a chance hit is unlikely.
+  its row's or column's sum is tried, for a percentage written to a tenth when sixty shares or
+  fewer are tried, otherwise when ten or fewer are, so a chance hit is unlikely.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ _MAX_COLUMN = 12  # 2**12 subsets of one column at most
 _MAX_COLUMNS = 24  # columns tried per claim
 _PRECISE_DIGITS = 4  # significant digits a claim needs: "2,700.39", not "1,000"
 _FEW_SHARES = 10  # shares tried, at most, for a whole-number percentage
+_SOME_SHARES = 60  # and for one written to a tenth
 
 
 def id_part(q: Quantity, index: EvidenceIndex) -> str | None:
@@ -73,7 +74,7 @@ def share_of_total(q: Quantity, columns: Sequence[Sequence[Quantity]], rows: Seq
     groups = [g for g in (*columns, *rows) if len(g) >= 2 and all(e.family in (None, "count", "money") and e.value > 0
                                                                     for e in g)
               and len({e.family for e in g}) == 1]
-    if (q.step > 0.1 or q.approx) and sum(len(g) for g in groups) > _FEW_SHARES:
+    if sum(len(g) for g in groups) > (_FEW_SHARES if q.step > 0.1 or q.approx else _SOME_SHARES):
         return None
     slack = tolerance(q)
     for group in groups:

@@ -369,10 +369,13 @@ _HEARSAY = ("i'd guess", "i guess", "i'm guessing", "i am guessing", "i think", 
             "i reckon", "i bet", "i imagine", "i'd imagine", "surely")
 
 
+_HEARSAY_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HEARSAY) + r")\b")
+
+
 def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
     """A cue used to infer, not to order: "must have been removed", "must be from the ORM, I'd
     guess", a habitual or past "never"/"always", or a sentence of hearsay or guesswork."""
-    if any(h in low for h in _HEARSAY):
+    if _HEARSAY_PATTERN.search(low):
         return True
     after = low[cue.end:].split()
     if cue.text in ("must", "has to", "have to") and after[:1] == ["have"] and len(after) > 1 and (
