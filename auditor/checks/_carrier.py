@@ -197,7 +197,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
         names_excluded = bool(excluded) and names_any(excluded, low)
         lead = _LEADING_CONDITION.match(low)  # "if the ECB rates aren't to hand, the live rate will do"
         rest = low[lead.end() if lead else 0:]
-        if names_excluded and not bounded and names_any(excluded, rest) and not is_negated(rest) \
+        if not bounded and names_any(excluded, rest) and not is_negated(rest) \
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or OK_PATTERN.search(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):

@@ -80,7 +80,7 @@ def skips_gate(low_up: str, low: str) -> bool:
     if _KEEP_UNTIL.search(low_up) and not _GATE_BEFORE.search(low_up):
         return False  # "keep the old key active until the new one is deployed": no step first, an end
     gated = _STEP_FIRST.search(low_up) is not None or _WITHOUT_APPROVAL.search(low_up) is not None \
-        or _APPROVAL_NEEDED.search(low_up) is not None
+        or approval_gated(low_up)
     return gated and _STRAIGHT.search(low) is not None and _STEP_NAMED.search(low) is None
 
 

@@ -191,11 +191,12 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     if id_named is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere as a number, but it ends the identifier "
                                                f"{id_named!r}, which it may name (\"store 77\" for STORE-077)")
-    picked = picked_sum(q, columns(rows))
+    table_columns = columns(rows)
+    picked = picked_sum(q, table_columns)
     if picked is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the sum of {picked}: whether "
                                                f"those are the rows the sentence means needs the grader")
-    share = share_of_total(q, columns(rows), [r.quantities for r in rows if r.structured])
+    share = share_of_total(q, table_columns, [r.quantities for r in rows if r.structured])
     if share is not None:
         return NumberVerdict("needs_semantic", f"{q.text!r} appears nowhere, but it is the share of {share}: whether "
                                                f"that is the share the sentence means needs the grader")

@@ -95,7 +95,7 @@ HEDGE_PATTERN = re.compile(
     r"at some point|best effort|probably|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
     r"if (?:it's|it is) easy|maybe|perhaps|if time allows|(?:where|wherever|if) (?:the |your )?\w+ allows?|"
     r"would be (?:helpful|useful|great)|if you have (?:the |it |them )?(?:\w+ )?(?:to hand|handy)|ish|give or take|"
-    r"or so(?!-)|(?<=\d)\s?(?:ish|odd)|(?:more or less|thereabouts))\b"
+    r"or so(?!-)|(?<=\d\s)odd|thereabouts)\b"
 )
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
