@@ -15,6 +15,8 @@ from labelled_claims import claim_check, handoff_verdicts
 from auditor.checks import CheckFn
 from auditor.claims import extract_claims, tabular
 from auditor.claims._quantity import clocks, dates, named_unit, quantities
+from auditor.edges import build_edges
+from auditor.trace import Trace
 
 
 @pytest.fixture(scope="module")
@@ -209,6 +211,39 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
 def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstream: list[dict[str, Any]],
                                                            handoff: str, quote: str, verdict: str) -> None:
     assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+@pytest.mark.parametrize(("handoff", "quote", "verdict"), [
+    # an order to the receiver asserts nothing, though only the tagger knows its verb
+    ("Tests pass on main. Regenerate package-lock.json with npm 10.", "package-lock.json", "needs_semantic"),
+    ("The gain clears the bar.\n2. Register r-4471 as fraud-clf v13 (stage: Staging).", "v13", "needs_semantic"),
+    ("Deadline is Friday. Pin pytest in requirements-dev.txt.", "requirements-dev.txt", "needs_semantic"),
+    # statements stay statements: a past verb, a noun compound, a name, a subject before its verb,
+    # a predicate that shares the sentence's subject
+    ("Regenerated package-lock.json with npm 10.", "package-lock.json", "invented"),
+    ("Release notes say the only change is the new /v2/orders/batch endpoint.", "/v2/orders/batch", "invented"),
+    ("Orla Pendant ships from warehouse_b7.", "warehouse_b7", "invented"),
+    ("Echo this morning showed the drift in ward_14.", "ward_14", "invented"),
+    ("The job stalls but restart from ckpt_0412 works.", "ckpt_0412", "invented"),
+])
+def test_an_order_to_the_receiver_invents_nothing(check: CheckFn, handoff: str, quote: str, verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, _tool("status: ok"), handoff)
+
+
+def test_a_participant_of_the_conversation_is_no_invented_name(check: CheckFn) -> None:
+    def verdicts(handoff: str) -> dict[str, str]:
+        events = [
+            {"type": "message", "sender": "user", "recipients": ["chat_manager"], "content": "Subtitle the short."},
+            {"type": "tool_call", "agent": "subtitler", "tool": "bash", "arguments": {"command": "qa"},
+             "result": "318 events", "exit_code": 0, "status": "ok", "visible_to": "*"},
+            {"type": "message", "sender": "subtitler", "recipients": ["editor"], "content": handoff},
+        ]
+        trace = Trace.model_validate({"schema": "edge-audit.trace.v1", "trace_id": f"p{len(handoff)}",
+                                      "events": events})
+        return {f.handoff[0].text: f.verdict for f in check(build_edges(trace).edges[-1])}
+
+    assert verdicts("subtitler (to chat_manager):\n\nEditor, over to you: 318 events.")["chat_manager"] == "grounded"
+    assert verdicts("subtitler (to chat_helper):\n\nEditor, over to you: 318 events.")["chat_helper"] == "invented"
 
 
 @pytest.mark.parametrize(("handoff", "absent"), [

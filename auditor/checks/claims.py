@@ -18,6 +18,7 @@ incrementally along the trace.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -32,6 +33,7 @@ from ..claims import (
     Evidence,
     EvidenceIndex,
     EvidenceText,
+    Grounding,
     Row,
     Run,
     ToolSemantics,
@@ -44,11 +46,15 @@ from ..claims import (
     tabular,
 )
 from ..edges import Edge, Mark, Quote, UpstreamItem, fingerprint, upstream_mark, upstream_since
+from ..nlp import TextAnalyzer
 from ..options import Options
 from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
+#: Where an order may open inside a sentence ("Proposed fix: sort the parts ..."); not at a
+#: conjunction, whose clause may share the sentence's subject ("Recipes bring sessions but convert at 1.7%").
+_CLAUSE_OPEN = re.compile(r"[:;]\s+|\s[\u2014\u2013-]\s|\u2014")
 KINDS: tuple[ClaimKind, ...] = ("result", "execution", "action", "path", "identifier", "number", "fuzzy")
 
 
@@ -66,8 +72,9 @@ class _Gathered:
 
 
 class ClaimCheck:
-    def __init__(self, semantics: ToolSemantics, kinds: frozenset[str], invented: Status,
+    def __init__(self, analyzer: TextAnalyzer, semantics: ToolSemantics, kinds: frozenset[str], invented: Status,
                  entry_points: str) -> None:
+        self.analyzer = analyzer
         self.semantics = semantics
         self.entry_points = entry_points
         self.kinds = kinds
@@ -80,6 +87,7 @@ class ClaimCheck:
         self._claims: dict[tuple[str, str, str], tuple[Claim, ...]] = {}
         self._runs: dict[int, Run] = {}
         self._gathered: dict[tuple[str, str], _Gathered] = {}  # (trace, source) -> its evidence so far
+        self._orders: dict[str, bool] = {}  # clause -> does it open with an order
 
     def evidence(self, edge: Edge) -> Evidence:
         """What the source saw, gathered incrementally: each source's evidence so far is kept,
@@ -95,7 +103,7 @@ class ClaimCheck:
         if gathered.mark is not None:
             self._gathered[key] = gathered
         return Evidence(edge.source, tuple(gathered.runs), gathered.index, tuple(gathered.relayed), edge.capture,
-                        tuple(gathered.tables), gathered.sources)
+                        tuple(gathered.tables), gathered.sources, _participants(edge))
 
     def _gather(self, into: _Gathered, trace_id: str, item: UpstreamItem) -> None:
         if item.tool_call is not None:
@@ -126,6 +134,27 @@ class ClaimCheck:
             self._claims[key] = tuple(extract_claims(text))
         return self._claims[key]
 
+    def _ordered(self, edge: Edge, claim: Claim) -> bool:
+        """Is the claim inside a clause that orders the receiver to do something ("Regenerate
+        package-lock.json with npm 10", "Proposed fix: sort the parts before X")? Extraction
+        knows orders by a list of verbs; before a claim fails on absence, the tagger is asked.
+        (Not for a link: "See https://... for the API" offers it as a source that exists.)"""
+        if claim.subkind == "url":
+            return False
+        message = edge.message
+        key = f"{edge.trace_id}/{message.id}/content@{fingerprint(message.content)}"  # as the constraint pass's
+        sentence = next((s for s in self.analyzer.sentences(key, message.content) if s.start <= claim.start < s.end),
+                        None)
+        if sentence is None:
+            return False
+        at = claim.start - sentence.start
+        opening = max((m.end() for m in _CLAUSE_OPEN.finditer(sentence.text, 0, at)), default=0)
+        stop = next((m.start() for m in _CLAUSE_OPEN.finditer(sentence.text, at)), len(sentence.text))
+        clause = sentence.text[opening:stop]
+        if clause not in self._orders:
+            self._orders[clause] = self.analyzer.orders([clause])[0]
+        return self._orders[clause]
+
     def __call__(self, edge: Edge) -> list[Finding]:
         if not edge.upstream and self.entry_points == "skip":
             return []
@@ -137,6 +166,10 @@ class ClaimCheck:
         findings = []
         for claim in claims:
             result = ground(claim, evidence)
+            if result.verdict == "invented" and self._ordered(edge, claim):
+                result = Grounding("needs_semantic", "it is part of an order to the receiver, which asserts nothing "
+                                                     "by itself; whether it takes something for granted needs the "
+                                                     "grader")
             if claim.subkind in ("state", "tally") and result.verdict == "needs_semantic":
                 continue  # reported only where a visible call records a status or the same tally labels
             status = self.invented if result.verdict == "invented" else STATUS[result.verdict]
@@ -155,6 +188,15 @@ class ClaimCheck:
         return findings
 
 
+def _participants(edge: Edge) -> frozenset[str]:
+    """Everyone the trace shows taking part (authors, addressees, the edge's two ends), lower-cased."""
+    contacts = edge.contacts
+    names = {edge.source, edge.destination, *contacts.broadcast, *contacts.humans}
+    names.update(name for pair in contacts.direct for name in pair)
+    names.update(item.author for item in edge.upstream)
+    return frozenset(name.lower() for name in names if name)
+
+
 class ClaimsOptions(Options):
     tools: str | None = Field(default=None, description="A tool semantics file (schema edge-audit.tools.v1); "
                                                         "null = the built-in one")
@@ -167,4 +209,4 @@ class ClaimsOptions(Options):
 @register_check(NAME, ClaimsOptions)
 def claims_v1(context: CheckContext, options: ClaimsOptions) -> CheckFn:
     path = None if options.tools is None else context.resolve(options.tools, Path())
-    return ClaimCheck(load_tool_semantics(path), frozenset(options.kinds), options.invented, options.entry_points)
+    return ClaimCheck(context.analyzer, load_tool_semantics(path), frozenset(options.kinds), options.invented, options.entry_points)

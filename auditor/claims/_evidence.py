@@ -33,6 +33,8 @@ class Evidence:
     capture: ObservationCapture = "complete"
     tables: tuple[tuple[frozenset[str], ...], ...] = ()
     sources: Mapping[int, EvidenceText] = field(default_factory=dict)
+    #: The names of the conversation's participants (the source knows whom it talks with).
+    participants: frozenset[str] = frozenset()
 
 
 def make_run(call: ToolCall, semantics: ToolSemantics) -> Run:

