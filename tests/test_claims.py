@@ -134,8 +134,13 @@ def test_green_after_red_example_fails_with_contradictions() -> None:
     claims = [f for f in report.deterministic.findings if f.check == "edge-audit.claims.v1"]
     contradicted = {(f.details["kind"], f.upstream.event_id if f.upstream else None)
                     for f in claims if f.verdict == "contradicted"}
-    assert contradicted == {("result", "pytest-1"), ("number", "bench-1")}
+    assert contradicted == {("result", "pytest-1")}
     assert all(f.details["severity"] == "critical" for f in claims if f.verdict == "contradicted")
+    # "p95 latency is 120 ms over 2,000 requests" against 180 ms: beside another number of its
+    # sentence, the wrong figure is left to the grader, with the row that disagrees
+    latency = next(f for f in claims if f.handoff[0].text == "120 ms")
+    assert latency.verdict == "needs_semantic" and latency.upstream is not None \
+        and latency.upstream.event_id == "bench-1" and "'180 ms'" in latency.summary
     assert report.summary.exit_code == 1
 
 
@@ -151,7 +156,7 @@ def test_claims_reach_junit_and_markdown() -> None:
     junit = to_junit(report, ("fail",))
     assert "edge-audit.claims.v1" in junit and "contradicted" in junit and "2 failed, 56 passed" in junit
     markdown = to_markdown(report)
-    assert "contradicted" in markdown and "p95 latency: 180 ms" in markdown
+    assert "contradicted" in markdown and "2 failed, 56 passed in 4.02s" in markdown
 
 
 def test_invented_can_be_a_warning(tmp_path: Path) -> None:
@@ -280,13 +285,21 @@ def test_a_total_its_shown_terms_do_not_give_goes_to_the_grader(check: CheckFn) 
 
 
 @pytest.mark.parametrize(("handoff", "result", "expected"), [
-    ("Duplicates: INV-88231 (2), INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
+    ("Duplicates: INV-88231 (2). INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
      [("INV-88231", "grounded"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
       ("INV-90418 (2)", "contradicted")]),
-    ("Runtimes: m3v1 (~7 min), m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
+    ("Runtimes: m3v1 (~7 min). Then m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
      [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "contradicted")]),
-    ("Fare €59 pp, €427 total.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
+    ("Fare is €59 pp. The total is €427.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
      [("€59", "grounded"), ("€427", "contradicted")]),
+    # beside other numbers of its sentence, a number that fails goes to the grader instead
+    ("Duplicates: INV-88231 (2), INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
+     [("INV-88231", "grounded"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
+      ("INV-90418 (2)", "needs_semantic")]),
+    ("Runtimes: m3v1 (~7 min), m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
+     [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "needs_semantic")]),
+    ("Fare €59 pp, €427 total.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
+     [("€59", "grounded"), ("€427", "needs_semantic")]),
 ])
 def test_numbers_are_compared_with_the_row_of_the_same_subject(check: CheckFn, handoff: str, result: str,
                                                               expected: list[tuple[str, str]]) -> None:
