@@ -300,6 +300,9 @@ def test_a_total_its_shown_terms_do_not_give_goes_to_the_grader(check: CheckFn) 
      [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "needs_semantic")]),
     ("Fare €59 pp, €427 total.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
      [("€59", "grounded"), ("€427", "needs_semantic")]),
+    # a semicolon parts two statements: each number stands alone in its part
+    ("Fare €59 pp; €427 total.", '{"fare_eur": 59, "pax": 8, "total_eur": 472}',
+     [("€59", "grounded"), ("€427", "contradicted")]),
 ])
 def test_numbers_are_compared_with_the_row_of_the_same_subject(check: CheckFn, handoff: str, result: str,
                                                               expected: list[tuple[str, str]]) -> None:

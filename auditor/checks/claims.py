@@ -164,11 +164,12 @@ class ClaimCheck:
         if not claims:
             return []
         evidence = self.evidence(edge)
-        crowded = _crowded(claims)
+        crowded = _crowded(edge.message.content, claims)
         findings = []
         for claim in claims:
             result = ground(claim, evidence)
-            if result.verdict in ("invented", "contradicted") and _measure(claim) and claim.sentence in crowded:
+            if result.verdict in ("invented", "contradicted") and _measure(claim) \
+                    and _part(edge.message.content, claim) in crowded:
                 result = Grounding("needs_semantic", f"{result.reason}; but its sentence gives other numbers, which "
                                                      f"it may be worked out from or stated with by steps the search "
                                                      f"does not follow: the grader decides", result.ref)
@@ -200,16 +201,23 @@ def _measure(claim: Claim) -> bool:
     return claim.kind == "number" and claim.subkind not in _NAMING
 
 
-def _crowded(claims: list[Claim]) -> set[tuple[int, int]]:
-    """The sentences that give two numbers or more. On text nobody here tuned to, a number
-    that fails alone in its sentence was a real defect about three times in four; one that
-    fails beside other numbers (a summary, a comparison, a worked result) about one time in
-    three: it is left to the grader."""
+def _part(text: str, claim: Claim) -> tuple[int, int]:
+    """The claim's sentence, and which of its semicolon-separated parts holds the claim."""
+    start = claim.sentence[0]
+    return start, text.count(";", start, claim.start)
+
+
+def _crowded(text: str, claims: list[Claim]) -> set[tuple[int, int]]:
+    """The sentence parts (``_part``) that give two numbers or more. On text nobody here tuned
+    to, a number that fails alone in its sentence was a real defect about three times in four;
+    one that fails beside other numbers (a summary, a comparison, a worked result) about one
+    time in three: it is left to the grader."""
     seen: set[tuple[int, int]] = set()
     crowded: set[tuple[int, int]] = set()
     for claim in claims:
         if _measure(claim):
-            (crowded if claim.sentence in seen else seen).add(claim.sentence)
+            part = _part(text, claim)
+            (crowded if part in seen else seen).add(part)
     return crowded
 
 
