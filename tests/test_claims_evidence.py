@@ -232,6 +232,22 @@ def test_an_order_to_the_receiver_invents_nothing(check: CheckFn, handoff: str, 
     assert (quote, verdict) in handoff_verdicts(check, _tool("status: ok"), handoff)
 
 
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a number a message sets as a rule, a condition or a bound is no reading of a value
+    ([{"message": "Nothing above €40 per head for the team dinner."}], "Dinner came to €40 per head.", "€40",
+     "needs_semantic"),
+    ([{"message": "If the queue passes 5,000 jobs, page me."}], "The queue is at 5,000 jobs.", "5,000 jobs",
+     "needs_semantic"),
+    # a message that reads the value grounds it, and so does tool output beside the rule
+    ([{"message": "Dinner at Luca's came to €40 per head."}], "Dinner came to €40 per head.", "€40", "grounded"),
+    ([{"message": "Nothing above €40 per head for the team dinner."}, *_tool("per_head_eur: 40")],
+     "Dinner came to €40 per head.", "€40", "grounded"),
+])
+def test_a_rule_states_no_value(check: CheckFn, upstream: list[dict[str, Any]], handoff: str, quote: str,
+                                verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
 def test_a_participant_of_the_conversation_is_no_invented_name(check: CheckFn) -> None:
     def verdicts(handoff: str) -> dict[str, str]:
         events = [

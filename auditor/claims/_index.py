@@ -21,7 +21,7 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..edges import EvidenceText
 from ._compare import reading_factors, stated_within, supports
@@ -102,8 +102,9 @@ class EvidenceIndex:
     def rows_with_clock(self, clock: str) -> list[Row]:
         return [self.rows[at] for at in self._by_clock.get(clock, ())]
 
-    def supporting(self, claim: Quantity) -> tuple[Row, Quantity] | None:
-        """The latest row with a number that ``supports`` the claim's, and the first such number of it."""
+    def supporting(self, claim: Quantity, where: Callable[[Row], bool] | None = None) -> tuple[Row, Quantity] | None:
+        """The latest row (of those ``where`` accepts) with a number that ``supports`` the claim's,
+        and the first such number of it."""
         low = abs(claim.value) - stated_within(claim)
         high = abs(claim.value) + stated_within(claim) + claim.step
         positions: set[int] = set()
@@ -114,6 +115,8 @@ class EvidenceIndex:
                                         bisect.bisect_right(self._buckets, last)]:
                 positions.update(self._numbers[bucket])
         for at in sorted(positions, reverse=True):
+            if where is not None and not where(self.rows[at]):
+                continue
             hit = next((e for e in self.rows[at].quantities if supports(claim, e)), None)
             if hit is not None:
                 return self.rows[at], hit

@@ -120,7 +120,13 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                                                        f"measure something else", row, (other.start, other.end))
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
-    stated_here = index.supporting(q)
+    stated_here = index.supporting(q, _states)
+    if stated_here is None:
+        ruled = index.supporting(q)
+        if ruled is not None:
+            return NumberVerdict("needs_semantic", "the number appears only in a rule, a condition or a bound of a "
+                                                   "message, which reads no value", ruled[0],
+                                 (ruled[1].start, ruled[1].end))
     loose = stated_here is not None and claim.keyed and not claim.keys & stated_here[0].keys
     if stated_here is not None and not loose:
         row, hit = stated_here
@@ -334,6 +340,12 @@ def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
     if row.structured or row.output and q.family == "count":
         return True
     return any(len(k) >= 4 or strong(k) for k in keys & row.keys) and _reading(row)
+
+
+def _states(row: Row) -> bool:
+    """A row whose numbers can ground a claim's: tool output, a call's arguments, or a message's
+    sentence that reads a value (``_reading``), not one that sets a rule ("keep it under $500")."""
+    return row.output or row.request or _reading(row)
 
 
 def _reading(row: Row) -> bool:
