@@ -217,16 +217,16 @@ def test_what_the_arithmetic_cannot_follow_is_not_invented(check: CheckFn, upstr
 
 @pytest.mark.parametrize(("handoff", "quote", "verdict"), [
     # an order to the receiver asserts nothing, though only the tagger knows its verb
-    ("Tests pass on main. Regenerate package-lock.json with npm 10.", "package-lock.json", "needs_semantic"),
+    ("Tests pass on main. Regenerate the lockfile under OPS-4471.", "OPS-4471", "needs_semantic"),
     ("The gain clears the bar.\n2. Register r-4471 as fraud-clf v13 (stage: Staging).", "v13", "needs_semantic"),
-    ("Deadline is Friday. Pin pytest in requirements-dev.txt.", "requirements-dev.txt", "needs_semantic"),
+    ("Deadline is Friday. Pin pytest to 8.2.1 in the dev requirements.", "8.2.1", "needs_semantic"),
     # statements stay statements: a past verb, a noun compound, a name, a subject before its verb,
     # a predicate that shares the sentence's subject
-    ("Regenerated package-lock.json with npm 10.", "package-lock.json", "invented"),
-    ("Release notes say the only change is the new /v2/orders/batch endpoint.", "/v2/orders/batch", "invented"),
-    ("Orla Pendant ships from warehouse_b7.", "warehouse_b7", "invented"),
-    ("Echo this morning showed the drift in ward_14.", "ward_14", "invented"),
-    ("The job stalls but restart from ckpt_0412 works.", "ckpt_0412", "invented"),
+    ("Regenerated the lockfile under OPS-4471.", "OPS-4471", "invented"),
+    ("Release notes say the only change ships in v5.4.1.", "v5.4.1", "invented"),
+    ("Orla Pendant ships from OPS-4471.", "OPS-4471", "invented"),
+    ("Echo this morning showed the drift in OPS-4471.", "OPS-4471", "invented"),
+    ("The job stalls but restart from v5.4.1 works.", "v5.4.1", "invented"),
 ])
 def test_an_order_to_the_receiver_invents_nothing(check: CheckFn, handoff: str, quote: str, verdict: str) -> None:
     assert (quote, verdict) in handoff_verdicts(check, _tool("status: ok"), handoff)
@@ -261,7 +261,8 @@ def test_a_participant_of_the_conversation_is_no_invented_name(check: CheckFn) -
         return {f.handoff[0].text: f.verdict for f in check(build_edges(trace).edges[-1])}
 
     assert verdicts("subtitler (to chat_manager):\n\nEditor, over to you: 318 events.")["chat_manager"] == "grounded"
-    assert verdicts("subtitler (to chat_helper):\n\nEditor, over to you: 318 events.")["chat_helper"] == "invented"
+    assert verdicts("subtitler (to chat_helper):\n\nEditor, over to you: 318 events.")["chat_helper"] == \
+        "needs_semantic"
 
 
 @pytest.mark.parametrize(("handoff", "absent"), [
@@ -377,7 +378,7 @@ CUES = "cue,start,end,type\n3,00:01:30,00:22:05,content\n4,00:22:05,00:23:10,ad"
     (_tool(GH_PRS), "Only #9921 is a P0.", "#9921", "needs_semantic"),
     (_tool(GH_PRS), "Only #9925 is a P0.", "#9925", "invented"),
     (_tool(CREDENTIALS), "The `access_key_1` of dbt-cloud is overdue.", "`access_key_1`", "needs_semantic"),
-    (_tool(CREDENTIALS), "The `signing_key_2` of dbt-cloud is overdue.", "`signing_key_2`", "invented"),
+    (_tool(CREDENTIALS), "The `signing_key_2` of dbt-cloud is overdue.", "`signing_key_2`", "needs_semantic"),
     (_tool("MIN AVAILABLE   ALLOWED DISRUPTIONS\n2               1"), "The budget has `minAvailable` at 2.", "`minAvailable`",
      "needs_semantic"),
     # an age no evidence writes may be the time between two visible dates: not invented

@@ -181,6 +181,10 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
         text, m = alike
         return Grounding("needs_semantic", f"{value!r} appears nowhere as written, but {m.group(0)!r} in "
                                            f"{text.event_id} may be it", quote_at(text, m.start(), m.end()))
+    if claim.kind in ("path", "identifier"):
+        return Grounding("needs_semantic", f"{value!r} appears in no tool call and no upstream message; a name "
+                                           f"nothing shows may be one to create, a conventional one or one known "
+                                           f"from outside the trace: the grader decides")
     return Grounding("invented", f"{value!r} appears in no tool call and no upstream message")
 
 
