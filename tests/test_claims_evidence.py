@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from labelled_claims import claim_check, handoff_verdicts
 
-from auditor.checks import CheckFn
+from auditor.checks import CheckContext, CheckFn, make_check
 from auditor.claims import extract_claims, tabular
 from auditor.claims._quantity import clocks, dates, named_unit, quantities
 from auditor.edges import build_edges
+from auditor.nlp import TextAnalyzer
 from auditor.trace import Trace
 
 
@@ -248,6 +249,33 @@ def test_a_rule_states_no_value(check: CheckFn, upstream: list[dict[str, Any]], 
     assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
 
 
+@pytest.mark.parametrize(("upstream", "handoff", "quote", "verdict"), [
+    # a tool's tally is no second number beside the numbers it repeats
+    (_tool("Plan: 11 to add, 0 to change, 0 to destroy."), "Plan: 12 to add, 0 to change, 0 to destroy.",
+     "12 to add, 0 to change, 0 to destroy", "contradicted"),
+    # a whole number that names ("Order 4412") is no other measure of the sentence
+    (_tool('{"order": 4412, "days_late": 6}'), "Order 4412 is 13 days late.", "13 days", "contradicted"),
+    (_tool('{"order": 4412, "days_late": 6, "total": 59.0}'), "Order 4412 is 13 days late, $59.00 in all.", "13 days",
+     "needs_semantic"),
+    # a semicolon parts a sentence only where it ends a clause, not inside an HTML entity
+    (_tool("p95 latency: 180 ms\nrequests: 2,000"), "Webhook p95 latency is 120 ms; 2,000 requests ran.", "120 ms",
+     "contradicted"),
+    (_tool("p95 latency: 180 ms\nrequests: 2,000"), "Webhook p95 latency is 120 ms &amp; 2,000 requests.", "120 ms",
+     "needs_semantic"),
+    # a number a rule names is no grounding, even when an unrelated row states it too
+    (_tool("retries: 7") + _tool('{"open_access": 5}') + [{"message": "If 7 of them are open access, stop."}],
+     "Seven of them are open access.", "Seven of them are open access", "needs_semantic"),
+])
+def test_what_counts_as_another_number(check: CheckFn, upstream: list[dict[str, Any]], handoff: str, quote: str,
+                                       verdict: str) -> None:
+    assert (quote, verdict) in handoff_verdicts(check, upstream, handoff)
+
+
+def test_without_a_spacy_pipeline_nothing_is_an_order() -> None:
+    check = make_check("edge-audit.claims.v1", CheckContext(TextAnalyzer("no_such_pipeline")), {})
+    assert ("BLD-8812", "invented") in handoff_verdicts(check, _tool("status: ok"), "Root cause: BLD-8812 was wrong.")
+
+
 def test_a_participant_of_the_conversation_is_no_invented_name(check: CheckFn) -> None:
     def verdicts(handoff: str) -> dict[str, str]:
         events = [
@@ -263,6 +291,9 @@ def test_a_participant_of_the_conversation_is_no_invented_name(check: CheckFn) -
     assert verdicts("subtitler (to chat_manager):\n\nEditor, over to you: 318 events.")["chat_manager"] == "grounded"
     assert verdicts("subtitler (to chat_helper):\n\nEditor, over to you: 318 events.")["chat_helper"] == \
         "needs_semantic"
+    # a name as spelled: the class `Chat_manager` is not the agent
+    assert verdicts("The `Chat_Manager` class flagged 318 events.")["`Chat_Manager`"] == "needs_semantic"
+    assert verdicts("The `chat_manager` agent flagged 318 events.")["`chat_manager`"] == "grounded"
 
 
 @pytest.mark.parametrize(("handoff", "absent"), [

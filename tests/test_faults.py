@@ -65,11 +65,9 @@ def _pipeline_module() -> ModuleType:
 
 def test_the_example_pipelines_grid_replays_offline_from_its_cassettes() -> None:
     """The recorded run: SmolLM2 echoes its handoff, so the original reply leaks the internal code
-    (score 0.5). Four faults are caught at the edge by the audit, no agent flags any, and dropping the
+    (score 0.5). Every fault is caught at the edge by the audit, no agent flags any, and dropping the
     rule *raises* the score to 1.0 (the leaked code went with it): the end-to-end score rewards the
-    lost constraint, which only the edge shows. The contradicted number ("Order 4412 is 13 days
-    late") sits beside another number of its sentence part, so the claims pass leaves it to the
-    grader: silent with graders off."""
+    lost constraint, which only the edge shows."""
     example = _pipeline_module()
     pipeline = example.Pipeline("replay")
     original = pipeline.run()
@@ -83,12 +81,12 @@ def test_the_example_pipelines_grid_replays_offline_from_its_cassettes() -> None
         "drop": ("caught", [], ["edge-audit.constraints.v1 dropped @ handoff->writer"], 1.0),
         "invert": ("caught", [], ["edge-audit.constraints.v1 inverted @ handoff->writer"], 0.5),
         "invent": ("caught", [], ["edge-audit.claims.v1 invented @ handoff->writer"], 0.5),
-        "contradict": ("missed", [], [], 0.5),
+        "contradict": ("caught", [], ["edge-audit.claims.v1 contradicted @ handoff->writer"], 0.5),
     }
     assert cells["drop"].score_delta == 0.5 and "ESC-311" not in (cells["drop"].mutated or "")
     assert {name: (r.applied, r.caught) for name, r in grid.rates.items()} == {
-        **{name: (1, 1) for name in ("soften", "drop", "invert", "invent")}, "contradict": (1, 0)}
-    assert grid.silent == ["support-4412/handoff->writer x contradict"]
+        name: (1, 1) for name in ("soften", "drop", "invert", "invent", "contradict")}
+    assert grid.silent == []
     again = inject_faults(pipeline.run(), pipeline.continue_from)
     assert again.model_dump_json() == grid.model_dump_json()
 
@@ -183,11 +181,10 @@ def test_faults_command_runs_the_example_pipeline_offline(tmp_path: Path, capsys
     pipeline = ROOT / "examples" / "pipeline"
     out = tmp_path / "grid.json"
     args = ["faults", str(pipeline / "support-4412.json"), "--continue-from", f"{pipeline / 'pipeline.py'}:continue_from"]
-    assert main([*args, "--json", str(out), "--fail-on-silent"]) == 1  # the contradicted number is the grader's
+    assert main([*args, "--json", str(out), "--fail-on-silent"]) == 0
     grid = FaultGrid.model_validate_json(out.read_text(encoding="utf-8"))
     assert grid == _pipeline_grid()
-    assert "catch rate: soften 1/1, drop 1/1, invert 1/1, invent 1/1, contradict 0/1" in capsys.readouterr().out
-    assert main(args) == 0
+    assert "catch rate: soften 1/1, drop 1/1, invert 1/1, invent 1/1, contradict 1/1" in capsys.readouterr().out
     assert main([*args, "--mutation", "drop", "--config", str(tmp_path / "none.yaml")]) == 2
     assert main(["faults", str(pipeline / "support-4412.json"), "--continue-from", "no_such_module:f"]) == 2
     assert "--continue-from no_such_module:f" in capsys.readouterr().err

@@ -18,7 +18,6 @@ incrementally along the trace.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -45,17 +44,15 @@ from ..claims import (
     rows,
     tabular,
 )
-from ..edges import Edge, Mark, Quote, UpstreamItem, fingerprint, upstream_mark, upstream_since
+from ..edges import Contacts, Edge, Mark, Quote, UpstreamItem, fingerprint, upstream_mark, upstream_since
+from ..errors import NlpUnavailableError
 from ..nlp import TextAnalyzer
 from ..options import Options
+from ._claim_doubts import Parts, order_clause
 from ._finding import FailOrWarn, Finding, Status
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.claims.v1"
-#: Where an order may open inside a sentence ("Proposed fix: sort the parts ..."); not at a
-#: conjunction, whose clause may share the sentence's subject ("Recipes bring sessions but convert at 1.7%").
-_NAMING = frozenset({"version", "ticket", "hash", "url"})
-_CLAUSE_OPEN = re.compile(r"[:;]\s+|\s[\u2014\u2013-]\s|\u2014")
 KINDS: tuple[ClaimKind, ...] = ("result", "execution", "action", "path", "identifier", "number", "fuzzy")
 
 
@@ -89,6 +86,7 @@ class ClaimCheck:
         self._runs: dict[int, Run] = {}
         self._gathered: dict[tuple[str, str], _Gathered] = {}  # (trace, source) -> its evidence so far
         self._orders: dict[str, bool] = {}  # clause -> does it open with an order
+        self._names: dict[int, tuple[Contacts, frozenset[str]]] = {}  # id(contacts) -> the trace's participants
 
     def evidence(self, edge: Edge) -> Evidence:
         """What the source saw, gathered incrementally: each source's evidence so far is kept,
@@ -104,7 +102,7 @@ class ClaimCheck:
         if gathered.mark is not None:
             self._gathered[key] = gathered
         return Evidence(edge.source, tuple(gathered.runs), gathered.index, tuple(gathered.relayed), edge.capture,
-                        tuple(gathered.tables), gathered.sources, _participants(edge))
+                        tuple(gathered.tables), gathered.sources, self._participants(edge))
 
     def _gather(self, into: _Gathered, trace_id: str, item: UpstreamItem) -> None:
         if item.tool_call is not None:
@@ -128,6 +126,16 @@ class ClaimCheck:
                 into.relayed.extend((text, c) for c in self._message_claims(trace_id, item.event_id, text.text)
                                     if c.kind in ("result", "execution"))
 
+    def _participants(self, edge: Edge) -> frozenset[str]:
+        """Everyone the trace shows taking part (the authors and addressees of its messages, the
+        edge's two ends), as spelled; worked out once per trace, whose edges share ``contacts``."""
+        contacts = edge.contacts
+        cached = self._names.get(id(contacts))
+        if cached is None or cached[0] is not contacts:
+            names = {*contacts.broadcast, *contacts.humans, *(name for pair in contacts.direct for name in pair)}
+            cached = self._names[id(contacts)] = (contacts, frozenset(names))
+        return cached[1] | {edge.source, edge.destination}
+
     def _message_claims(self, trace_id: str, event_id: str, text: str) -> tuple[Claim, ...]:
         """Claims of one message, extracted once: as a handoff, and as relayed evidence for later edges."""
         key = (trace_id, event_id, fingerprint(text))
@@ -135,26 +143,23 @@ class ClaimCheck:
             self._claims[key] = tuple(extract_claims(text))
         return self._claims[key]
 
-    def _ordered(self, edge: Edge, claim: Claim) -> bool:
-        """Is the claim inside a clause that orders the receiver to do something ("Regenerate
-        package-lock.json with npm 10", "Proposed fix: sort the parts before X")? Extraction
-        knows orders by a list of verbs; before a claim fails on absence, the tagger is asked.
-        (Not for a link: "See https://... for the API" offers it as a source that exists.)"""
-        if claim.subkind == "url":
-            return False
+    def _ordered(self, edge: Edge, claims: list[Claim]) -> set[int]:
+        """The indexes of ``claims`` inside a clause that orders the receiver to do something
+        ("Regenerate the lockfile under OPS-4471", "Proposed fix: sort the parts before X").
+        Extraction knows orders by a list of verbs; before a claim fails on absence, the tagger
+        is asked, once for the handoff's uncached clauses. Not for a link ("See https://... for
+        the API" offers it as a source that exists). Without a spaCy pipeline, nothing is an order."""
         message = edge.message
         key = f"{edge.trace_id}/{message.id}/content@{fingerprint(message.content)}"  # as the constraint pass's
-        sentence = next((s for s in self.analyzer.sentences(key, message.content) if s.start <= claim.start < s.end),
-                        None)
-        if sentence is None:
-            return False
-        at = claim.start - sentence.start
-        opening = max((m.end() for m in _CLAUSE_OPEN.finditer(sentence.text, 0, at)), default=0)
-        stop = next((m.start() for m in _CLAUSE_OPEN.finditer(sentence.text, at)), len(sentence.text))
-        clause = sentence.text[opening:stop]
-        if clause not in self._orders:
-            self._orders[clause] = self.analyzer.orders([clause])[0]
-        return self._orders[clause]
+        try:
+            sentences = self.analyzer.sentences(key, message.content)
+            starts = [s.start for s in sentences]
+            clauses = {n: order_clause(sentences, starts, c) for n, c in enumerate(claims) if c.subkind != "url"}
+            todo = list(dict.fromkeys(c for c in clauses.values() if c is not None and c not in self._orders))
+            self._orders.update(zip(todo, self.analyzer.orders(todo), strict=True))
+        except NlpUnavailableError:
+            return set()
+        return {n for n, clause in clauses.items() if clause is not None and self._orders[clause]}
 
     def __call__(self, edge: Edge) -> list[Finding]:
         if not edge.upstream and self.entry_points == "skip":
@@ -164,19 +169,22 @@ class ClaimCheck:
         if not claims:
             return []
         evidence = self.evidence(edge)
-        crowded = _crowded(edge.message.content, claims)
-        findings = []
+        parts = Parts(edge.message.content, claims)
+        results = []
         for claim in claims:
             result = ground(claim, evidence)
-            if result.verdict in ("invented", "contradicted") and _measure(claim) \
-                    and _part(edge.message.content, claim) in crowded:
+            if result.verdict in ("invented", "contradicted") and parts.crowds(claim):
                 result = Grounding("needs_semantic", f"{result.reason}; but its sentence gives other numbers, which "
                                                      f"it may be worked out from or stated with by steps the search "
                                                      f"does not follow: the grader decides", result.ref)
-            if result.verdict == "invented" and self._ordered(edge, claim):
-                result = Grounding("needs_semantic", "it is part of an order to the receiver, which asserts nothing "
-                                                     "by itself; whether it takes something for granted needs the "
-                                                     "grader")
+            results.append(result)
+        invented = [n for n, r in enumerate(results) if r.verdict == "invented"]
+        for n in self._ordered(edge, [claims[n] for n in invented]):
+            results[invented[n]] = Grounding("needs_semantic", "it is part of an order to the receiver, which "
+                                                               "asserts nothing by itself; whether it takes "
+                                                               "something for granted needs the grader")
+        findings = []
+        for claim, result in zip(claims, results, strict=True):
             if claim.subkind in ("state", "tally") and result.verdict == "needs_semantic":
                 continue  # reported only where a visible call records a status or the same tally labels
             status = self.invented if result.verdict == "invented" else STATUS[result.verdict]
@@ -193,41 +201,6 @@ class ClaimCheck:
             findings.append(Finding(NAME, edge.id, result.verdict, status, f"{label}: {result.reason}",
                                     ref, (handoff,), (), details))
         return findings
-
-
-def _measure(claim: Claim) -> bool:
-    """A number that measures or counts (an amount, a share, a span, a time, a date), not one
-    that names (a version, a ticket, a hash, a link)."""
-    return claim.kind == "number" and claim.subkind not in _NAMING
-
-
-def _part(text: str, claim: Claim) -> tuple[int, int]:
-    """The claim's sentence, and which of its semicolon-separated parts holds the claim."""
-    start = claim.sentence[0]
-    return start, text.count(";", start, claim.start)
-
-
-def _crowded(text: str, claims: list[Claim]) -> set[tuple[int, int]]:
-    """The sentence parts (``_part``) that give two numbers or more. On text nobody here tuned
-    to, a number that fails alone in its sentence was a real defect about three times in four;
-    one that fails beside other numbers (a summary, a comparison, a worked result) about one
-    time in three: it is left to the grader."""
-    seen: set[tuple[int, int]] = set()
-    crowded: set[tuple[int, int]] = set()
-    for claim in claims:
-        if _measure(claim):
-            part = _part(text, claim)
-            (crowded if part in seen else seen).add(part)
-    return crowded
-
-
-def _participants(edge: Edge) -> frozenset[str]:
-    """Everyone the trace shows taking part (authors, addressees, the edge's two ends), lower-cased."""
-    contacts = edge.contacts
-    names = {edge.source, edge.destination, *contacts.broadcast, *contacts.humans}
-    names.update(name for pair in contacts.direct for name in pair)
-    names.update(item.author for item in edge.upstream)
-    return frozenset(name.lower() for name in names if name)
 
 
 class ClaimsOptions(Options):

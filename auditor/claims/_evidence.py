@@ -33,7 +33,7 @@ class Evidence:
     capture: ObservationCapture = "complete"
     tables: tuple[tuple[frozenset[str], ...], ...] = ()
     sources: Mapping[int, EvidenceText] = field(default_factory=dict)
-    #: The names of the conversation's participants (the source knows whom it talks with).
+    #: The names of the conversation's participants, as spelled (the source knows whom it talks with).
     participants: frozenset[str] = frozenset()
 
 

@@ -164,7 +164,7 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
     if found is not None:
         text, m = found
         return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
-    if claim.kind == "identifier" and value.lower() in evidence.participants:
+    if claim.kind == "identifier" and value in evidence.participants:
         return Grounding("grounded", f"{value!r} names a participant of the conversation")
     if claim.subkind == "snippet":
         return _ground_snippet(claim, value, evidence)

@@ -121,13 +121,13 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
     stated_here = index.supporting(q, _states)
-    if stated_here is None:
-        ruled = index.supporting(q)
-        if ruled is not None:
-            return NumberVerdict("needs_semantic", "the number appears only in a rule, a condition or a bound of a "
-                                                   "message, which reads no value", ruled[0],
-                                 (ruled[1].start, ruled[1].end))
     loose = stated_here is not None and claim.keyed and not claim.keys & stated_here[0].keys
+    if stated_here is None or loose:
+        ruled = index.supporting(q)
+        if ruled is not None and not _states(ruled[0]) and not (claim.keyed and not claim.keys & ruled[0].keys):
+            return NumberVerdict("needs_semantic", "the number appears only in a message's rule, condition or "
+                                                   "bound, or in a sentence too long to read as one value", ruled[0],
+                                 (ruled[1].start, ruled[1].end))
     if stated_here is not None and not loose:
         row, hit = stated_here
         if claim.universal:
@@ -344,7 +344,8 @@ def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
 
 def _states(row: Row) -> bool:
     """A row whose numbers can ground a claim's: tool output, a call's arguments, or a message's
-    sentence that reads a value (``_reading``), not one that sets a rule ("keep it under $500")."""
+    sentence that reads a value (``_reading``; a sentence over 200 characters reads none: without
+    the limit, two verdicts on the read sets moved away from their labels and none towards)."""
     return row.output or row.request or _reading(row)
 
 

@@ -159,11 +159,17 @@ class TextAnalyzer:
         so the clause is tagged with its first letter lower-cased; a lower-cased name may
         then pass for a verb ("orla rattan pendant"), so the verb must also be an English
         verb by the lemmatizer's own word list (none without one: then nothing is an order)."""
+        if not clauses:
+            return []
         verbs = self._verbs()
         texts = [_LIST_ITEM.sub("", c, count=1) for c in clauses]
-        docs = self.nlp.pipe([t[:1].lower() + t[1:] for t in texts], batch_size=self.batch_size,
-                             disable=("lemmatizer",))
-        return [(verb := opening_order(doc)) is not None and verb.lower_ in verbs for doc in docs]
+        out = []
+        for doc in self.nlp.pipe([t[:1].lower() + t[1:] for t in texts], batch_size=self.batch_size,
+                                 disable=("lemmatizer",)):
+            self.stats.sentences_parsed += 1
+            self.stats.words_parsed += len(doc)
+            out.append((verb := opening_order(doc)) is not None and verb.lower_ in verbs)
+        return out
 
     def _verbs(self) -> frozenset[str]:
         """The base forms of English verbs the pipeline's rule lemmatizer knows (its ``lemma_index``)."""
