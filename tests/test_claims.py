@@ -157,6 +157,9 @@ def test_claims_reach_junit_and_markdown() -> None:
     assert "edge-audit.claims.v1" in junit and "contradicted" in junit and "2 failed, 56 passed" in junit
     markdown = to_markdown(report)
     assert "contradicted" in markdown and "2 failed, 56 passed in 4.02s" in markdown
+    # a number's evidence reaches the markdown too
+    every = to_markdown(audit([EXAMPLES / "claims-every-verdict.json"]))
+    assert "the visible calls report HTTP 503, not 200" in every and "upstream health.result[0:3]: 503" in every
 
 
 def test_invented_can_be_a_warning(tmp_path: Path) -> None:
