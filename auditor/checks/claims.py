@@ -151,11 +151,11 @@ class ClaimCheck:
         the API" offers it as a source that exists). Without a spaCy pipeline, nothing is an order."""
         message = edge.message
         key = f"{edge.trace_id}/{message.id}/content@{fingerprint(message.content)}"  # as the constraint pass's
+        sentences = self.analyzer.sentences(key, message.content)
+        starts = [s.start for s in sentences]
+        clauses = {n: order_clause(sentences, starts, c) for n, c in enumerate(claims) if c.subkind != "url"}
+        todo = list(dict.fromkeys(c for c in clauses.values() if c is not None and c not in self._orders))
         try:
-            sentences = self.analyzer.sentences(key, message.content)
-            starts = [s.start for s in sentences]
-            clauses = {n: order_clause(sentences, starts, c) for n, c in enumerate(claims) if c.subkind != "url"}
-            todo = list(dict.fromkeys(c for c in clauses.values() if c is not None and c not in self._orders))
             self._orders.update(zip(todo, self.analyzer.orders(todo), strict=True))
         except NlpUnavailableError:
             return set()

