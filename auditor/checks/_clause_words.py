@@ -14,7 +14,8 @@ _APPROXIMATIONS = frozenset({"about", "around", "roughly", "approximately"})
 _APPROXIMATED = re.compile(r"\s+(?:[a-z]{2,4}\s?)?([$\u20ac\u00a3~]?\d[\d.,]*(?:(?:k|m|bn)\b|\s(?:thousand|million)\b)?)")
 _CLOSING_PASSIVE = re.compile(r"\s*(?:[a-z]+ly\s+)?(?:be|get)\s+[a-z]+(?:\s+(?:out|up|off|in|away|back|down|aside))?"
                               r"\s*[.!;]?\s*$")
-_ZERO = re.compile(r"\b(?:no|nothing|none|zero|0)\b(?!-\w)")  # "no-commercial-value" is one word, no negation
+#: "no-commercial-value" is one word, no negation; the 0 of "v2.7.0", "1.0" or "10:05" is a digit of a number
+_ZERO = re.compile(r"\b(?:no|nothing|none|zero|(?<![\d.,:])0(?![.,:]\d))\b(?!-\w)")
 _FULFILLED = re.compile(r"\b(?:has been|have been|had been|was|were|already|is done|are done|is now|are now|"
                         r"done|complete|confirmed|ready|finished)\b")
 _HAS_NONE = re.compile(r"\b(?:has|have|contains?|shows?|there (?:is|are))\s+(?:no\b|\d)")

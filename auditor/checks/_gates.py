@@ -36,6 +36,13 @@ _STEP_FIRST = re.compile(r"\b(?:before|until|prior to)\b(?!\s+(?:\d|noon|midnigh
 #: "... straight to the client after the chef's sign-off".
 _STEP_NAMED = re.compile(rf"\b(?:{_APPROVALS}|review(?:ed|s)?|check(?:ed)?|verif(?:y|ied)|sign(?:s|ed)? off|"
                          rf"approv(?:e|ed)|ok(?:'d|ed|s))\b")
+#: Someone's say-so: what an approval gate waits for ("until the DBA approves", "after I sign off").
+_APPROVAL_STEP = re.compile(rf"\b(?:{_APPROVALS}|approv(?:e|es|ed|ing|al)|sign(?:s|ed)? off|signs?-?off|green light|"
+                            rf"authori[sz](?:e|es|ed)|consents?|ok(?:'d|ed|s))\b")
+#: A gate and what it waits for, to the end of its clause: "until the DBA approves".
+_GATE_SPAN = re.compile(r"\b(?:until|before|unless|without|prior to|once|after)\b([^.;,\u2014]*)")
+_GATE_FILLER = frozenset({"the", "and", "any", "for", "has", "have", "from", "with", "their", "our", "your", "its",
+                          "explicit", "written", "prior", "first", "been", "is", "are"})
 _DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
                ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
 
@@ -67,10 +74,25 @@ def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> 
     if _complementary(low_up, low):
         return True  # "never land after 22:00" = "land before 22:00"
     if GATE_FIRST.search(low_up) and _GATE_ANY.search(low) and not _gate_restated(low_up, low) \
-            and not (polarity == "obligation" and _KEEP_UNTIL.search(low_up) and not _GATE_BEFORE.search(low_up)):
+            and not (polarity == "obligation" and _KEEP_UNTIL.search(low_up) and not _GATE_BEFORE.search(low_up)) \
+            and not gate_moved(low_up, low):
         return True  # "needs approval first" = "don't post until approved"
     # "above $2,500 needs sign-off" = "don't write off over $2,500 without approval"
     return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
+
+
+def gate_moved(low_up: str, low: str) -> bool:
+    """The rule's gate waits for someone's approval ("staging only until the DBA approves") and the
+    handoff's gate names no approval and nothing that gate names ("once staging looks good you can
+    run it on prod"): the act goes ahead on another step, so the gate is no restatement. A handoff
+    naming the approver or the channel ("it has to go through the API review board") may restate it."""
+    if _GATE_ANY.search(low) is None or _APPROVAL_STEP.search(low) is not None:
+        return False
+    for gate in _GATE_SPAN.finditer(low_up):
+        if _APPROVAL_STEP.search(gate.group(1)):
+            named = {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)}
+            return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}(?![\w-])", low) for w in named - _GATE_FILLER)
+    return False
 
 
 def skips_gate(low_up: str, low: str) -> bool:
@@ -92,5 +114,13 @@ def approver(low_up: str) -> str | None:
 
 def approval_gated(low_up: str) -> bool:
     """The rule puts an approval in the way, not a limit: "Any refund over CHF 100 needs my approval
-    first" allows going past 100 once approved, so a handoff that permits it inverts nothing by that."""
-    return _APPROVAL_NEEDED.search(low_up) is not None
+    first" (or "nothing above $150 without GM approval") allows going past the bound once approved,
+    so a handoff that permits it inverts nothing by that."""
+    return _APPROVAL_NEEDED.search(low_up) is not None or _WITHOUT_APPROVAL.search(low_up) is not None
+
+
+def approval_restated(low_up: str, low: str) -> bool:
+    """An approval-gated rule whose gate the handoff sentence states too ("anything beyond that needs
+    the CX manager's OK"): a permission beside it grants what needs no approval."""
+    return approval_gated(low_up) and any(not re.search(r"\b(?:no|not|never)\b|n't\b", low[max(0, m.start() - 12):m.end()])
+                                          for m in _APPROVAL_NEEDED.finditer(low))

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive, text_forms
-from ._carrier import OK_PATTERN, PERMISSION, WAIVERS
-from ._gates import approver
+from ._carrier import PERMISSION, WAIVERS, ok_phrases
+from ._gates import approval_restated, approver
 
 _MODAL = frozenset({"may", "can", "could", "might"})
 _CODE = re.compile(r"`[^`\n]*`")
@@ -28,13 +28,15 @@ _BEFORE = 25  # characters before the phrase in which a negation turns it back i
 def lifted(c: Directive, sentence: str, upstream: str = "") -> str | None:
     """The phrase of ``sentence`` that permits what ``c`` forbids or waives what it orders, if any.
     A rule gated on someone's approval ("no waiver above €500 in writing without GM approval") is
-    not lifted by a permission that names them ("GM is fine with it"): that may be the approval."""
+    not lifted by a permission that names them ("GM is fine with it"): that may be the approval; nor
+    by one beside the gate restated ("up to one month's fee is fine; anything beyond needs the
+    manager's OK")."""
     low = sentence.lower()
     gatekeeper = approver(upstream.lower())
     if gatekeeper is not None and re.search(rf"\b{re.escape(gatekeeper)}\b", low):
         return None
     found = [m for m in CUE_PATTERN.finditer(low) if m.group(0) in PERMISSION | WAIVERS]
-    found += list(OK_PATTERN.finditer(low))
+    found += ok_phrases(low)
     for m in sorted(found, key=lambda m: m.start()):
         phrase = m.group(0)
         if NEGATION_PATTERN.search(low[max(0, m.start() - _BEFORE):m.start()]) or phrase in _MODAL:
@@ -42,7 +44,7 @@ def lifted(c: Directive, sentence: str, upstream: str = "") -> str | None:
         if not _names_rule(c, sentence, m.start(), m.end(), after_only="need" in phrase):
             continue  # "... after the 30 minutes — no need to wait for a sign-off": it waives something else
         permits = phrase not in WAIVERS
-        if c.polarity == "prohibition" and permits:
+        if c.polarity == "prohibition" and permits and not approval_restated(upstream.lower(), low):
             return phrase
         if c.polarity == "obligation" and (not permits or c.restrictive):
             return phrase
