@@ -663,3 +663,45 @@ def test_a_count_against_the_column_headed_by_what_it_counts(check: CheckFn, han
     upstream = [{"tool": "kubectl", "command": "kubectl get hpa worker-pool", "exit_code": 0, "result": table}]
     got = [v for t, v in _verdicts(check, upstream, handoff) if "replicas" in t]
     assert got == [verdict], got
+
+
+@pytest.mark.parametrize(("claim", "evidence", "verdict"), [
+    # a hedged figure nothing states may round one computed from the evidence's numbers of any kind
+    ("The reindex took about 9 minutes.", "reindexed 48,210 rows at 90 rows/s", "needs_semantic"),
+    ("The north wing runs roughly 1.6 degrees warmer.", "wing   mean\nnorth  21.9\nsouth  20.3", "needs_semantic"),
+    # without a hedge, a figure nothing gives is no rounding
+    ("The north wing runs 7 degrees warmer.", "wing   mean\nnorth  21.9\nsouth  20.3", "invented"),
+])
+def test_a_hedged_figure_nothing_states_may_round_a_computed_one(check: CheckFn, claim: str, evidence: str,
+                                                                 verdict: str) -> None:
+    got = _verdicts(check, [{"tool": "query", "command": "", "result": evidence, "status": "ok"}], claim)
+    assert got[-1][1] == verdict, got
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("Golden files: 10 of 12 pass.", "grounded"),
+    ("Golden files: 11 of 12 pass.", "contradicted"),
+    ("3 of 4 tests green.", "grounded"),
+    ("All tests pass.", "contradicted"),
+])
+def test_n_of_m_passing_is_a_partial_failure_with_its_counts(check: CheckFn, handoff: str, verdict: str) -> None:
+    upstream = [{"tool": "bash", "command": "pytest -q tests/golden", "result": "2 failed, 10 passed in 3.10s",
+                 "exit_code": 1, "status": "error"}]
+    if handoff.startswith("3 of 4"):
+        upstream[0]["result"] = "1 failed, 3 passed in 0.81s"
+    results = [v for text, v in _verdicts(check, upstream, handoff) if "pass" in text or "green" in text]
+    assert results == [verdict]
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("apps/site typechecks clean.", "needs_semantic"),  # the run reports apps/site on its own line: Done
+    ("Everything typechecks clean.", "contradicted"),
+])
+def test_a_part_the_run_reports_on_its_own_is_not_decided_by_the_whole_run(check: CheckFn, handoff: str,
+                                                                           verdict: str) -> None:
+    result = ("apps/web typecheck$ tsc --noEmit\napps/web typecheck: src/a.tsx(3,1): error TS2322\n"
+              "apps/web typecheck: Failed\napps/site typecheck$ tsc --noEmit\napps/site typecheck: Done\n"
+              "Command failed with exit code 2.")
+    upstream = [{"tool": "bash", "command": "pnpm -r exec tsc --noEmit", "result": result, "exit_code": 2,
+                 "status": "error"}]
+    assert [v for _, v in _verdicts(check, upstream, handoff)] == [verdict]

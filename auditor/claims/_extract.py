@@ -49,8 +49,11 @@ _RESULT = re.compile(
     rf"still|not|also|again|fully|successfully|completely|both|locally|remain|remains|on \w+|in ci))*(?:n't)?)\s+"
     rf"(?P<outcome>{_GOOD}|{_BAD})\b",
     re.IGNORECASE)
-_COUNTED = re.compile(r"\b(?P<n>\d[\d,]*)(?:\s*/\s*(?P<total>\d[\d,]*))?\s+(?:(?:unit |integration )?tests?\s+)?"
-                      r"(?P<outcome>passed|passing|pass|failed|failing|fail|failures?)\b", re.IGNORECASE)
+#: "3 failed", "41/44 passing", "10 of 12 pass", "3 of 4 tests green" (green and red only with a
+#: total or the word tests: "3 red flags" counts no run).
+_COUNTED = re.compile(r"\b(?P<n>\d[\d,]*)(?:\s*(?:/|of|out of)\s*(?P<total>\d[\d,]*))?\s+"
+                      r"(?:(?P<noun>(?:unit |integration )?tests?)\s+)?"
+                      r"(?P<outcome>passed|passing|pass|failed|failing|fail|failures?|green|red)\b", re.IGNORECASE)
 _CLEAN = re.compile(rf"\b(?:no|zero|0) (?P<subject>{_SUBJECTS['lint']}|type|{_SUBJECTS['tests']}|{_SUBJECTS['build']}) "
                     r"(?P<outcome>errors|failures|issues|warnings)\b", re.IGNORECASE)
 _SUMMARY_JOIN = re.compile(r"\s*(?:,|;|and|,\s*and)\s*")
@@ -209,6 +212,9 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
             clause = max([s, *(j.end() for j in _CLAUSE_END.finditer(masked, s, r.start()))])
             if claim is not None and _EARLIER.search(masked, clause, r.start()):
                 claim = replace(claim, subkind="earlier")
+            if claim is not None:  # "apps/docs typechecks clean": the part of a run the claim is about
+                named = frozenset(k for k in key_words(text[clause:r.start()]) if strong(k) and any(c.isalpha() for c in k))
+                claim = replace(claim, keys=named)
             if claim is not None and out and claim.counts and out[-1].counts and \
                     _SUMMARY_JOIN.fullmatch(masked, out[-1].end, claim.start):
                 claim = _merge(text, out.pop(), claim)
@@ -263,7 +269,9 @@ def _result_claim(text: str, low: str, r: re.Match[str], sentence: tuple[int, in
             return None
         return Claim("result", text[r.start():r.end()], r.start(), r.end(), sentence, category=category, polarity="positive")
     if r.re is _COUNTED:
-        bad = word.startswith("fail")
+        if word in ("green", "red") and not (groups.get("total") or groups.get("noun")):
+            return None
+        bad = word.startswith("fail") or word == "red"
         n = int(groups["n"].replace(",", ""))
         total = int(groups["total"].replace(",", "")) if groups.get("total") else None
         short = not bad and total is not None and n < total

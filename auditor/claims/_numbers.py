@@ -270,7 +270,7 @@ def _unfollowed(claim: Claim, q: Quantity, index: EvidenceIndex, stated: Iterabl
         how = "the sentence computes it" if claim.computed else "the evidence has numbers of its kind"
         return f"{claim.text!r} appears nowhere, but {how}: it may come from them by steps the arithmetic " \
                f"search does not reproduce"
-    if q.approx and kin >= 1:
+    if q.approx and (kin >= 1 or any(r.quantities or r.clocks for r in index.rows if not r.request)):
         return f"{claim.text!r} is a rounded figure no evidence states; it may round a computed one"
     if q.family != "money":
         return None

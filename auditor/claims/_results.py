@@ -44,6 +44,10 @@ def ground_result(claim: Claim, evidence: Evidence) -> Grounding:
                 return Grounding("grounded", f"{whose}, a rerun of part of it", run_ref(reported))
             return Grounding("needs_semantic", whose, run_ref(reported))
         if not agrees(claim, latest.outcome.passed):
+            part = _part_reported(claim, latest)
+            if part is not None:
+                return Grounding("needs_semantic", f"{what}, but the claim is about {part!r}, which the run reports "
+                                                   f"on its own line", ref)
             return Grounding("contradicted", what, ref)
         if counted:
             name, n = counted[0]
@@ -118,6 +122,22 @@ def _outcome_said(evidence: Evidence, category: Category) -> tuple[EvidenceText,
             if printed_by_a_run or ran.search(text.text, start, len(text.text) if end < 0 else end):
                 return text, said
     return None
+
+
+def _part_reported(claim: Claim, run: Run) -> str | None:
+    """The part of a run the claim names ("apps/docs" of "apps/docs typechecks clean") when the run's
+    output gives that part an outcome of its own ("apps/docs typecheck: Done", "py311: FAIL"):
+    the run's overall outcome need not be the part's."""
+    result = (run.call.result or "").lower()
+    for part in sorted(claim.keys):
+        for line in result.splitlines():
+            if part in line and _PART_OUTCOME.search(line):
+                return part
+    return None
+
+
+_PART_OUTCOME = re.compile(r"\b(?:pass(?:ed|es)?|fail(?:ed|s|ure)?|ok|done|success(?:ful)?|succeeded|green|red|"
+                           r"errors?|clean)\b|[✓✔✗✘]")
 
 
 def _reported_run(claim: Claim, runs: list[Run]) -> Run | None:
