@@ -85,6 +85,8 @@ _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|t
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than|avoid(?:s|ing)?|refrain(?:s|ing)? from|steer clear of|leave (?:\w+ )?out|"
                         r"omit(?:s|ting)?)\b")
+#: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
+_AVOIDS = re.compile(r"\b(?:avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from)\b")
 #: The complement of what a rule is about: "the other 7 go to the pool", "the rest can wait".
 _COMPLEMENT_SET = re.compile(r"^\s*(?:and |but |then )?(?:the others?\b|the rest\b|the remaining\b|all (?:the )?others?\b|"
                              r"everything else\b|everyone else\b|anything else\b)")
@@ -279,7 +281,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", used))
             if m.start() <= reach or trailing(low, m.end())]
     condition = _LEADING_CONDITION.match(low)
-    negated = is_negated(low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
+    stated = low[condition.end() if condition else 0:reach + 1]  # not "if the reload doesn't take"
+    negated = is_negated(stated) or _AVOIDS.search(stated) is not None  # "try to avoid Fridays": a prohibition
     governs = negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
         [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)]

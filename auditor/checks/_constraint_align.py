@@ -90,6 +90,13 @@ def _bounded_after(low: str, numbers: list[Key], cue_at: int) -> bool:
     return False
 
 
+#: A moment written out: a clock time, a weekday, a day and month, an ISO date.
+_WHEN = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|"
+                   r"\b(?:mon|tue|wed|thu|fri|sat|sun)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|"
+                   r"sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|"
+                   r"\b\d{4}-\d{2}-\d{2}\b|\b(?:today|tomorrow|tonight|eod|cob|midnight|noon)\b", re.IGNORECASE)
+
+
 def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: str,
                 whole: Forms, cue_at: int = 0) -> list[tuple[AlignUnit, tuple[Key, ...]]]:
     """Sentences that restate a bounded constraint without its bound: they carry at least
@@ -105,8 +112,8 @@ def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: st
     actions = [k for k in rest if k.kind == "action"]
     out = []
     for unit in units:
-        if unit.code or len(unit.sentences) != 1:
-            continue
+        if unit.code or len(unit.sentences) != 1 or _WHEN.search(unit.words):
+            continue  # "reply by 17:05", "live by 14 Nov": the bound may be restated as the moment it gives
         share, hit = coverage(rest, unit.forms)
         if share >= LOOSE and len(hit) >= 2 and all(a in hit for a in actions):
             out.append((unit, share, hit))

@@ -15,7 +15,9 @@ import re
 GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
 GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
 GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
-GATE_FIRST = re.compile(r"\b(?:before|first|until|prior to|without)\b")
+#: "first" as a step ("approve it first"), not an ordinal ("their first slot", "the first run").
+_FIRST = r"(?<!\bthe )(?<!\btheir )(?<!\bour )(?<!\bmy )(?<!\byour )(?<!\bits )(?<!\bhis )(?<!\bher )(?<!\ba )first"
+GATE_FIRST = re.compile(rf"\b(?:before|{_FIRST}|until|prior to|without)\b")
 _APPROVALS = r"(?:approval|sign-?off|consent|go-ahead|authori[sz]ation|ok)"
 _WITHOUT_APPROVAL = re.compile(rf"\bwithout\b[^.;]{{0,30}}\b{_APPROVALS}\b")
 _APPROVER = re.compile(rf"\bwithout (?:the |an? )?([a-z][\w-]*?)(?:'s)? (?:explicit |written |prior )?{_APPROVALS}\b")
@@ -23,8 +25,8 @@ _APPROVAL_NEEDED = re.compile(rf"\b(?:needs?|requires?|required|subject to|must 
                               rf"{_APPROVALS}\b|\b(?:approved|signed off|authori[sz]ed) (?:by|first|beforehand)\b")
 #: "Keep finance posted every hour until it's green": an obligation that lasts until something, no gate.
 _KEEP_UNTIL = re.compile(r"\buntil\b")
-_GATE_BEFORE = re.compile(r"\b(?:before|first|prior to|without)\b")
-_GATE_ANY = re.compile(r"\b(?:before|first|until|prior to|once|after|only when|only after)\b")
+_GATE_BEFORE = re.compile(rf"\b(?:before|{_FIRST}|prior to|without)\b")
+_GATE_ANY = re.compile(rf"\b(?:before|{_FIRST}|until|prior to|once|after|only when|only after)\b")
 #: An order to do the gated act at once: "send it straight to the client", "book it directly".
 _STRAIGHT = re.compile(r"\b(?:straight (?:to|on|out|away|through)|directly to|right away|without waiting|"
                        r"no need to wait)\b")
@@ -38,11 +40,15 @@ _STEP_NAMED = re.compile(rf"\b(?:{_APPROVALS}|review(?:ed|s)?|check(?:ed)?|verif
                          rf"approv(?:e|ed)|ok(?:'d|ed|s))\b")
 #: Someone's say-so: what an approval gate waits for ("until the DBA approves", "after I sign off").
 _APPROVAL_STEP = re.compile(rf"\b(?:{_APPROVALS}|approv(?:e|es|ed|ing|al)|sign(?:s|ed)? off|signs?-?off|green light|"
-                            rf"authori[sz](?:e|es|ed)|consents?|ok(?:'d|ed|s))\b")
+                            rf"authori[sz](?:e|es|ed)|consents?|ok(?:'d|ed|s)|ask(?:s|ed|ing)?)\b")
 #: A gate and what it waits for, to the end of its clause: "until the DBA approves".
 _GATE_SPAN = re.compile(r"\b(?:until|before|unless|without|prior to|once|after)\b([^.;,\u2014]*)")
 _GATE_FILLER = frozenset({"the", "and", "any", "for", "has", "have", "from", "with", "their", "our", "your", "its",
-                          "explicit", "written", "prior", "first", "been", "is", "are"})
+                          "explicit", "written", "prior", "first", "been", "is", "are", "them", "him", "her", "you",
+                          "they", "she", "he", "it"})
+#: The approval put after the act: "we'll get their sign-off after", "approve it retroactively".
+_STEP_LATER = re.compile(rf"{_STEP_NAMED.pattern}[^.;,]{{0,20}}\b(?:after(?:wards)?|later|retroactively|after the fact)\b"
+                         rf"(?!\s+(?:the|it|that|you|we|they|review|[a-z]+ing)\b)")
 _DIRECTIONS = (("after", "before"), ("over", "under"), ("above", "below"), ("more than", "less than"),
                ("more than", "fewer than"), ("later than", "earlier than"), ("longer than", "shorter than"))
 
@@ -98,12 +104,14 @@ def gate_moved(low_up: str, low: str) -> bool:
 def skips_gate(low_up: str, low: str) -> bool:
     """The handoff orders the gated act at once ("Please send the allergen matrix straight to the
     client") where the rule puts a step or an approval first ("must be signed off by me before it
-    goes to the client"), and names no approval itself: the gate is lifted."""
+    goes to the client"), and names no approval itself, or names it only after the act ("we'll get
+    their sign-off after"): the gate is lifted."""
     if _KEEP_UNTIL.search(low_up) and not _GATE_BEFORE.search(low_up):
         return False  # "keep the old key active until the new one is deployed": no step first, an end
     gated = _STEP_FIRST.search(low_up) is not None or _WITHOUT_APPROVAL.search(low_up) is not None \
         or approval_gated(low_up)
-    return gated and _STRAIGHT.search(low) is not None and _STEP_NAMED.search(low) is None
+    return gated and _STRAIGHT.search(low) is not None and (_STEP_NAMED.search(low) is None
+                                                             or _STEP_LATER.search(low) is not None)
 
 
 def approver(low_up: str) -> str | None:
