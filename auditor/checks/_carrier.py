@@ -24,6 +24,7 @@ from ..nlp import (
     PERMISSION_CUES,
     RESTRICTIVE_PATTERN,
     WAIVER_CUES,
+    WHOLE_RULE_HEDGE,
     Directive,
     Key,
     Strength,
@@ -291,7 +292,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     polarity = "prohibition" if negated else "obligation"
     strength = Strength.ABSOLUTE
     rule_numbers = own_numbers(c)
-    hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end()))
+    hedged = any((m.start() <= reach or not re.search(r"[a-z]{3,}", low[m.end():]) or trailing(low, m.end())
+                  or WHOLE_RULE_HEDGE.fullmatch(m.group(0)))
                  and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(used))
     condition_after = _TRAILING_IF.search(low, reach)
     condition_end = _CONDITION_END.search(low, condition_after.end()) if condition_after else None

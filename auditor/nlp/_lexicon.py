@@ -91,12 +91,18 @@ HEDGE_PATTERN = re.compile(
     r"try (?:not )?to|attempt to|aim to|generally|(?:would|'d) like to|best not to|better not to|"
     r"(?<![$\u20ac\u00a3\d] )worth (?!noting|mentioning|knowing|flagging)(?=[a-z]+ing\b)|usually|typically|in general|if convenient|where it makes sense|"
     r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
-    r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~]?\d)|(?:if|when) you (?:get|have) (?:a |the )?(?:chance|time|moment)|when convenient|"
+    r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~+\u2212-]?\d)|(?:if|when) you (?:get|have) (?:a |the )?(?:chance|time|moment)|when convenient|"
     r"at some point|best effort|probably|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
     r"if (?:it's|it is) easy|maybe|perhaps|if time allows|(?:where|wherever|if) (?:the |your )?\w+ allows?|"
     r"would be (?:helpful|useful|great)|if you have (?:the |it |them )?(?:\w+ )?(?:to hand|handy)|ish|give or take|"
-    r"or so(?!-)|(?<=\d\s)odd|thereabouts)\b"
+    r"or so(?!-)|(?<=\d\s)odd|thereabouts|aim for|"
+    r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard (?:cap|limit|rule|line|deadline|requirement|target)|"
+    r"(?:a|the) starting point|close enough|around then|soft (?:cap|limit|target|deadline)|ballpark)\b"
 )
+#: Hedges that can only be about the rule itself, wherever they stand in its clause: "Treat the 50%
+#: as a guide rather than a hard cap", "try to get it out around then".
+WHOLE_RULE_HEDGE = re.compile(r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard \w+|(?:a|the) starting point|"
+                              r"close enough|around then|soft \w+|ballpark")
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
                                  r"(?:keep|stick|limit|restrict)(?:ed|s)? (?:it |them |this |that )?to)\b")
