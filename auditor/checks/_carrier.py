@@ -86,6 +86,10 @@ _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|t
 _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
                         r"rather than|avoid(?:s|ing)?|refrain(?:s|ing)? from|steer clear of|leave (?:\w+ )?out|"
                         r"omit(?:s|ting)?)\b")
+_EXCEPTION_ON_APPROVAL = re.compile(r"\b(?:unless|except (?:if|when|with))\b[^.;]{0,40}\b(?:signs? off|sign-?off|"
+                                    r"approv\w*|agrees?|ok(?:s|'s)?|okays?|go-ahead)\b")
+#: A modal under a restriction: "only Dana Whitfield can step in", "it may only go to finance".
+_ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,40}\b(?:can|could|may)\b|\b(?:can|could|may) only\b")
 #: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
 _AVOIDS = re.compile(r"\b(?:avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from)\b")
 #: The complement of what a rule is about: "the other 7 go to the pool", "the rest can wait".
@@ -103,7 +107,8 @@ _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
 _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
                           r"more than|over|above|cap of|"
-                          r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d")
+                          r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d|"
+                          r"\d[\d,.]*\s*(?:\w+\s+)?or (?:lower|less|fewer|under|below|earlier)\b")
 _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
@@ -189,7 +194,16 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
 
 
 def _permits(low: str) -> bool:
-    return bool(ok_phrases(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))
+    return bool(ok_phrases(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low)) \
+        or _NO_OBJECTION.search(low) is not None or _CONCEDED_PAST.search(low) is not None
+
+
+#: "won't mind", "has no objection to": a permission worded with a negation.
+_NO_OBJECTION = re.compile(r"\b(?:won't|wouldn't|doesn't|don't|didn't|will not|would not|does not|do not) mind\b|"
+                           r"\bno (?:objection|problem) (?:to|with)\b")
+#: Going on past a bound regardless: "keep it running even though it's over the $180 line".
+_CONCEDED_PAST = re.compile(r"\b(?:even though|even if|although|despite|regardless of)\b[^.;]{0,30}"
+                            r"\b(?:over|above|exceed\w*|more than|beyond|past)\b")
 
 
 def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
@@ -282,11 +296,14 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", used))
             if m.start() <= reach or trailing(low, m.end())]
     condition = _LEADING_CONDITION.match(low)
-    stated = low[condition.end() if condition else 0:reach + 1]  # not "if the reload doesn't take"
+    stated = _NO_OBJECTION.sub(" ", low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
     negated = is_negated(stated) or _AVOIDS.search(stated) is not None  # "try to avoid Fridays": a prohibition
     governs = negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
-        [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)]
+        [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)] + [
+        m.group(0) for m in _NO_OBJECTION.finditer(low)]
+    if _ONLY_MAY.search(low):  # "only Dana can step in", "can only go to X": a restriction, no permission
+        permission = [q for q in permission if q not in ("can", "could", "may")]
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
@@ -297,6 +314,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
                  and not other_value(low, m, rule_numbers) for m in HEDGE_PATTERN.finditer(used))
     condition_after = _TRAILING_IF.search(low, reach)
     condition_end = _CONDITION_END.search(low, condition_after.end()) if condition_after else None
+    # an exception on someone's say-so the rule did not have: "... unless the research lead signs off"
+    hedged = hedged or (_EXCEPTION_ON_APPROVAL.search(low) is not None
+                        and _EXCEPTION_ON_APPROVAL.search(upstream.lower()) is None)
     hedged = hedged or (condition_after is not None and _LEEWAY.search(
         low, condition_after.end(), condition_end.start() if condition_end else len(low)) is not None
                         and not _TRAILING_IF.search(upstream.lower()))
@@ -310,7 +330,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             settled = True
         polarity = d.polarity
         strength = Strength.ABSOLUTE if d.imperative or (d.cue.lower() in ("can", "could") and _REQUEST.search(
-            low)) else d.strength
+            low)) or (d.cue.lower() in ("can", "could", "may") and _ONLY_MAY.search(low)) else d.strength
         if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif c.polarity == "obligation" and any(CUE_TABLE[q] == (Strength.PERMITTED, "obligation") and q not in PERMISSION
@@ -426,7 +446,8 @@ _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|sin
 #: up", "if anything gets moved", "when you publish"), which scopes a rule restated in full.
 _LEEWAY = re.compile(r"\b(?:time|room|space|availab\w*|allows?|permits?|handy|(?:have|has) (?:it|them|one|any)\b|"
                      r"(?:you|they|we|i|it) can\b|able|possible|feasible|convenient|chance|get to it|easy|budget|"
-                     r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer))\b")
+                     r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer)|"
+                     r"signs? off|approv\w*|ok(?:s|'s)|okays?)\b")
 _CONDITION_END = re.compile(r"[,;.:!?]")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")
