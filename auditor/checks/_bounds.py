@@ -19,6 +19,10 @@ _LESSER = (r"(?<!no )(?<!not )\b(?:at most|no more than|not more than|maximum of
 _NONE = re.compile(r"\b(?:nothing|none|nobody|no one|avoid(?:s|ing)?)\b")  # "Nothing departing before 7am", "avoid …"
 
 
+#: "No sleeps over 100 ms": "no" and the noun it negates, just before the bound.
+_NO_NOUN = re.compile(r"\bno\s+[a-z-]+(?:\s+[a-z-]+)?\s+$")
+#: A count just before the bound: "32 over the limit", "7 reading-speed hits above 17 cps".
+_TALLY = re.compile(r"(?<![\w.:/-])\d[\d,]*\s+(?:[a-z-]+\s+){0,2}$")
 _NUMBER = re.compile(r"(\d[\d:.,/]*\d|\d)(?![\d:.,/])(?:\s?([a-z%]+))?")
 #: A negated act after a bound: "Anything under CHF 100 is not to be filed" says what "do not submit
 #: anything under CHF 100" says, but "Items over 23 kg must never go above shoulder height" bounds
@@ -65,6 +69,9 @@ def _side(low: str, n: str, units: set[str] | None = None) -> int:
             after = re.split(r"[.;,:!?]", low[m.end():m.end() + 60], maxsplit=1)[0]
             if _NOT_DONE.search(after) is not None:
                 return 0  # the bound qualifies what the negated act is about: which side it keeps is unsure
-            negated = NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None
+            if _TALLY.search(before):
+                continue  # "32 over the 42-character limit": a count of breaches, no side of a rule
+            negated = NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None \
+                or _NO_NOUN.search(before) is not None
             found.add(-sign if negated else sign)
     return found.pop() if len(found) == 1 else 0
