@@ -214,15 +214,18 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
+    gated = approval_gated(low_up[c.scope[0]:c.scope[1]])
     past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
-    if past and not approval_gated(low_up[c.scope[0]:c.scope[1]]) and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
+    if past and not gated and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
             not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for p in past for m in p.finditer(t)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]
     # a rule restated, not a value reported, nor a bound in a leading condition ("if prefetching
-    # doesn't get p95 under 300 ms, a cache is acceptable")
-    turned = next(filter(None, (turned_bound(low_up, _unconditioned(t)) for t in ruled)), None)
+    # doesn't get p95 under 300 ms, a cache is acceptable"); a bound that calls for an approval
+    # ("no discount above 20% without the director's approval") is a threshold, which "anything
+    # above 20% needs the director's OK" restates
+    turned = None if gated else next(filter(None, (turned_bound(low_up, _unconditioned(t)) for t in ruled)), None)
     if turned is not None:
         return Reading("inverted", f"inverted: {up} -> the handoff bounds {turned} from the other side")
     excluded = excluded_words(low_up) if c.polarity == "obligation" else ()
