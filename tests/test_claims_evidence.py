@@ -199,9 +199,11 @@ def test_a_percentage_is_not_multiplied_as_a_plain_number(check: CheckFn) -> Non
      "needs_semantic"),
     (_tool("site_a 190.2\nsite_b 130.5"), "June used 320.7 MWh, up about 4.9% on last June (314.7 MWh).", "about 4.9%",
      "needs_semantic"),
-    # alone in its sentence, a number nothing gives is invented
-    (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood comes to about 1,480 kg.", "about 1,480 kg", "invented"),
-    (_tool("awb,pcs\n125-1,40"), "The crate is about 1,184 kg.", "about 1,184 kg", "invented"),
+    # alone in its sentence, a number nothing gives is invented (unhedged: a hedged one may round
+    # a figure worked out from the evidence's numbers, so it is the grader's)
+    (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood comes to 1,480 kg.", "1,480 kg", "invented"),
+    (_tool("awb,pcs\n125-1,40"), "The crate is 1,184 kg.", "1,184 kg", "invented"),
+    (_tool("awb,pcs,lb\n125-1,40,2610"), "Seafood comes to about 1,480 kg.", "about 1,480 kg", "needs_semantic"),
     (_tool("site_a 190.2\nsite_b 130.5"), "June was up about 4.9% on last June.", "about 4.9%", "invented"),
     # a cell's share of its row's or its column's sum: worked out, perhaps, so not invented
     (_tool("                 No  Yes\n  Humanities       88   52\n  Physical sciences 61  119"),
