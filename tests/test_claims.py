@@ -705,3 +705,14 @@ def test_a_part_the_run_reports_on_its_own_is_not_decided_by_the_whole_run(check
     upstream = [{"tool": "bash", "command": "pnpm -r exec tsc --noEmit", "result": result, "exit_code": 2,
                  "status": "error"}]
     assert [v for _, v in _verdicts(check, upstream, handoff)] == [verdict]
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("Ella and James in London (£4,800 between them).", "grounded"),  # the two rows sum to it
+    ("FA-S04 adds about €9.1k of cost between them with FA-S05.", "needs_semantic"),  # a term, not the total
+])
+def test_between_them_is_a_total_of_the_named_rows(check: CheckFn, handoff: str, verdict: str) -> None:
+    result = "name   city    amount\nElla   London  £2,300\nJames  London  £2,500\nFA-S04 Leeds  €4,100.00\n" \
+             "FA-S05 Leeds  €5,000.00"
+    got = _verdicts(check, [{"tool": "query", "command": "", "result": result, "status": "ok"}], handoff)
+    assert [v for text, v in got if "£" in text or "€" in text] == [verdict], got

@@ -22,12 +22,12 @@ _ABSENT = re.compile(r"\b(?:no|without|zero)\s+$", re.IGNORECASE)
 _COMPUTED = re.compile(r"=|\s\+\s|\b(?:in total|total(?:ling|ing)?|together|sum|average|avg|mean|gives|works out|comes? to|"
                        r"minus|less|difference|variance|faster|slower|per|each|a head|/night|/head|rose|fell|"
                        r"increase[ds]?|decrease[ds]?|up by|down by|remain(?:s|ing)?|left|overcharge[ds]?|undercharge[ds]?|"
-                       r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|"
+                       r"shortfall|surplus|saving|savings|altogether|combined|all told|in all|adds? up to|gap|between them|"
                        r"hourly|daily|weekly|monthly|annually|an hour|a day|a week|a month|a year|apiece)\b|\d\s*x\b",
                        re.IGNORECASE)
 #: The computations whose result the sentence's own numbers must give (a sum, a mean, a difference):
 #: a rate ("per", "each") or a change names others, which need operands the sentence may not show.
-_TOTALLED = re.compile(r"=|\b(?:in total|total(?:ling|ing|s)?|together|sum|altogether|combined|all told|in all|"
+_TOTALLED = re.compile(r"=|\b(?:in total|total(?:ling|ing|s)?|together|sum|altogether|combined|all told|in all|between them|"
                        r"adds? up to|comes? to|averag\w*|avg|mean|difference|minus|less(?! than)|works out)\b", re.IGNORECASE)
 _OPERAND_BEFORE = re.compile(r"[+×*]\s*$")  # "active + 5%": 5% is an operand, not what the sentence computes
 _OPERAND_AFTER = re.compile(r"\s*[+×*]\s")

@@ -118,6 +118,10 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
                 return NumberVerdict("needs_semantic", f"the row for {_names(strong_keys & row.keys)} gives "
                                                        f"{other.text!r}, a number without a unit, which may "
                                                        f"measure something else", row, (other.start, other.end))
+            if claim.summed:  # "€518.6k of cost between them": the row's number may be one of the terms
+                return NumberVerdict("needs_semantic", f"the row for {_names(strong_keys & row.keys)} gives "
+                                                       f"{other.text!r}, which the sentence's total may include",
+                                     row, (other.start, other.end))
             return NumberVerdict("contradicted", f"the row for {_names(strong_keys & row.keys)} gives {other.text!r}",
                                  row, (other.start, other.end))
     stated_here = index.supporting(q, _states)
