@@ -716,3 +716,9 @@ def test_between_them_is_a_total_of_the_named_rows(check: CheckFn, handoff: str,
              "FA-S05 Leeds  €5,000.00"
     got = _verdicts(check, [{"tool": "query", "command": "", "result": result, "status": "ok"}], handoff)
     assert [v for text, v in got if "£" in text or "€" in text] == [verdict], got
+
+
+def test_an_action_with_no_object_names_nothing_done() -> None:
+    assert [c.text for c in extract_claims("Fixed. The parser now reads the BOM.") if c.kind == "action"] == []
+    assert [c.text for c in extract_claims("Fixed the BOM handling in parser.py.") if c.kind == "action"] == [
+        "Fixed the BOM handling in parser.py"]

@@ -237,8 +237,8 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
         cut = _OBJECT_END.search(masked, r.start("object"), r.end("object"))
         end = cut.start() if cut else r.end("object")
         obj = text[r.start("object"):end].strip()
-        if _NEGATION.match(obj):
-            continue
+        if _NEGATION.match(obj) or not re.search(r"\w", obj):
+            continue  # "Fixed." alone names nothing that was done
         if not r.group(0)[:1].isalpha() and not r.group("verb")[:1].isupper():
             continue
         start = r.start("verb") if not r.group(0)[:1].isalpha() else r.start()
