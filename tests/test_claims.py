@@ -500,6 +500,8 @@ def test_an_action_that_names_no_doer_from_a_source_without_tools_is_for_the_gra
     ("PA-BC-771203 is pended.", "grounded"),
     ("PA-BC-771203 is still pending.", "grounded"),
     ("PA-BC-771203 is queued.", None),
+    ("PA-BC-771203 for the knee MRI is approved.", "contradicted"),  # an identifier heading its subject
+    ("The imaging review for PA-BC-771203 is approved.", None),  # the review's state, not PA-BC-771203's
 ])
 def test_the_state_of_a_named_thing_against_the_status_its_calls_record(check: CheckFn, handoff: str,
                                                                        verdict: str | None) -> None:
@@ -722,3 +724,19 @@ def test_an_action_with_no_object_names_nothing_done() -> None:
     assert [c.text for c in extract_claims("Fixed. The parser now reads the BOM.") if c.kind == "action"] == []
     assert [c.text for c in extract_claims("Fixed the BOM handling in parser.py.") if c.kind == "action"] == [
         "Fixed the BOM handling in parser.py"]
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("I've left the 4 failures out of the table.", "needs_semantic"),  # failures of what: no run named
+    ("4 failed, 10 passed.", "contradicted"),
+    ("4 tests failed.", "contradicted"),
+])
+def test_a_count_of_failures_that_names_no_run_may_count_other_things(check: CheckFn, handoff: str,
+                                                                     verdict: str) -> None:
+    upstream = [{"tool": "bash", "command": "pytest -q", "result": "3 failed, 10 passed in 2.1s", "exit_code": 1,
+                 "status": "error"}]
+    assert [v for _, v in _verdicts(check, upstream, handoff)] == [verdict]
+
+
+def test_a_goal_is_no_result_claim() -> None:
+    assert [c for c in extract_claims("Goal is zero mypy errors before review.") if c.kind == "result"] == []

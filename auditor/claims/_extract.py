@@ -67,7 +67,7 @@ _NEGATION = re.compile(r"\b(?:not|n't|never|no longer|yet to)\b", re.IGNORECASE)
 _NOT_A_RESULT = re.compile(
     r"\b(?:if|once|until|unless|whether|when|after|before|so that|make sure|ensure|should|must|need to|needs to|"
     r"have to|has to|want to|in order to|will|would|could|can|let's|let us|please|expect(?:ed|s)? to|try to|"
-    r"trying to|going to|plan to)\b(?![ \t]+\d)",
+    r"trying to|going to|plan to|(?:the )?(?:goal|target|aim)(?:'s| is| was))\b(?![ \t]+\d)",
     re.IGNORECASE)
 _EXECUTION = re.compile(
     r"\b(?P<subject>(?:the |this |my |our )?(?:code|script|query|program|command|function|notebook|job|"
@@ -89,6 +89,9 @@ _FUZZY = re.compile(
     r"asked(?: for)?|needs?|expects?|likes?|said|mentioned|agreed|confirmed|decided|would like|is fine with|"
     r"approved|cares? about|is worried)\b[^.;!?\n]*", re.IGNORECASE)
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
+#: A subject whose head is another thing than its identifier: "Automated QA on the NVX-204 leaflet
+#: is complete" says the QA is complete, not NVX-204.
+_OF_ANOTHER = re.compile(r"\s*(?:the |an? )?[A-Za-z]+(?: [A-Za-z]+){0,2} (?:on|of|for|from|against|about) ")
 _CLAUSE_END = re.compile(r"[;,]\s|\s[—–]\s")
 _EARLIER = re.compile(r"\b(?:first|earlier|initial|previous|prior|original|last night's|yesterday's)\s+"
                       r"(?:\w+\s+)?(?:run|attempt|try|build|pass)\b", re.IGNORECASE)
@@ -248,7 +251,7 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
     for r in STATE.finditer(masked, s, e):
         clause = max([s, *(j.end() for j in _CLAUSE_END.finditer(masked, s, r.start()))])
         subjects = frozenset(k for k in key_words(text[clause:r.start()]) if strong(k) and any(c.isalpha() for c in k))
-        if subjects:
+        if subjects and not _OF_ANOTHER.match(text[clause:r.start()]):
             start = clause + len(text[clause:r.start()]) - len(text[clause:r.start()].lstrip())
             out.append(Claim("identifier", text[start:r.end()], start, r.end(), sentence, subkind="state",
                              value=r.group("state").lower(), keys=subjects))

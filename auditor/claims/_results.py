@@ -51,6 +51,10 @@ def ground_result(claim: Claim, evidence: Evidence) -> Grounding:
             return Grounding("contradicted", what, ref)
         if counted:
             name, n = counted[0]
+            named = _NAMES_RUN.get(category)
+            if named is not None and not named.search(claim.text) and {k for k, _ in claim.counts} <= {"failed", "total"}:
+                # "left the 4 failures out": of tasks, perhaps (a count of passes is a test run's)
+                return Grounding("needs_semantic", f"claims {n} {name} but names no run; {what}", ref)
             return Grounding("contradicted", f"claims {n} {name}; {what}", ref)
         return Grounding("grounded", what, ref)
     relayed = [(t, c) for t, c in evidence.relayed if c.kind == "result" and c.category == category]
