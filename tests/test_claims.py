@@ -208,6 +208,8 @@ def test_plans_questions_conditions_hypotheses_instructions_examples_and_shown_w
     ("The backfill took about 4h40m.", "updated 180,113,311 rows in 5h41m29s", False),
     ("It enters into force 20 days after publication.", "in force twenty days after its publication", True),
     ("The excursion lasted 45 min.", "excursions: 1 (02:10–02:55, peak 9.4 °C)", True),
+    ("The largest particle is a 1.34 mm fibre.", "particle  size\nP-07      1,340 µm\nP-12      712 µm", True),
+    ("That is ~CA$831 of wasted spend between them.", "campaign  spend\nA  CA$412.20\nB  CA$418.55", True),
 ])
 def test_numbers_understand_units_scales_rounding_and_hedges(check: CheckFn, claim: str, evidence: str,
                                                              grounded: bool) -> None:
@@ -627,6 +629,12 @@ def test_a_capital_m_is_a_million_and_a_small_m_after_a_bare_number_minutes() ->
     from auditor.claims._quantity import quantities
     got = {q.text: (q.family, q.value) for q in quantities("journal (~481M), took 5m, cost $2.1m")}
     assert got == {"~481M": (None, 481e6), "5m": ("duration", 300.0), "$2.1m": ("money", 2.1e6)}
+
+
+def test_a_dollar_with_a_country_prefix_keeps_its_hedge_and_microns_are_lengths() -> None:
+    from auditor.claims._quantity import quantities
+    got = {q.text: (q.family, q.approx) for q in quantities("~CA$831 wasted, fibre of 1,340 µm")}
+    assert got == {"~CA$831": ("money", True), "1,340 µm": ("length", False)}
 
 
 def test_days_of_a_month_in_ranges_are_not_counts() -> None:

@@ -24,8 +24,13 @@ _BARE_FACTORS: dict[str | None, tuple[float, ...]] = {
 
 
 def reading_factors(claim: Quantity) -> tuple[float, ...]:
-    """The factors by which an evidence number can read as the claim's (1 for one with a unit).
-    A bare number reads as a length or a mass only in the claim's own unit: "1.2" for "1.2 miles"."""
+    """The factors by which an evidence number can read as the claim's: those of a bare number
+    (``_bare_factors``), and 1 for one with a unit ("1,340 µm" for "1.34 mm")."""
+    return tuple(dict.fromkeys((*_bare_factors(claim), 1.0)))
+
+
+def _bare_factors(claim: Quantity) -> tuple[float, ...]:
+    """A bare number reads as a length or a mass only in the claim's own unit: "1.2" for "1.2 miles"."""
     if claim.family in ("length", "mass") and claim.written:
         return (claim.value / claim.written,)
     return _BARE_FACTORS.get(claim.family, (1.0,))
@@ -33,7 +38,7 @@ def reading_factors(claim: Quantity) -> tuple[float, ...]:
 
 def _bare_readings(claim: Quantity, value: float) -> list[float]:
     """The values a unit-less number of tool output can stand for in the claim's family."""
-    return [value * f for f in reading_factors(claim)]
+    return [value * f for f in _bare_factors(claim)]
 
 
 def stated_within(claim: Quantity) -> float:

@@ -39,11 +39,11 @@ _COMPOUND = re.compile(
 NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
-    r"(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
+    r"(?:(?<![A-Za-z])[A-Z]{1,2}(?=\$))?(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
     r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
     r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
-    r"(?:ns|µs|us|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"(?:ns|µs|us|ms|s|µm|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
     r"b|kb|mb|gb|tb|kib|mib|gib|bytes|[a-zA-Z][a-zA-Z_-]*)\b))?"
     r"(?![.,]?\d)")
 _DURATION = {"ns": 1e-9, "µs": 1e-6, "us": 1e-6, "ms": 1e-3, "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0,
@@ -55,7 +55,8 @@ _SIZE = {"b": 1.0, "bytes": 1.0, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "k
          "gib": 1024.0 ** 3, "tib": 1024.0 ** 4}
 _LENGTH = {"mm": 1e-3, "cm": 1e-2, "km": 1e3, "kms": 1e3, "meter": 1.0, "meters": 1.0, "metre": 1.0, "metres": 1.0,
            "kilometer": 1e3, "kilometers": 1e3, "kilometre": 1e3, "kilometres": 1e3, "mi": 1609.344, "mile": 1609.344,
-           "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048}
+           "miles": 1609.344, "ft": 0.3048, "feet": 0.3048, "foot": 0.3048, "µm": 1e-6, "um": 1e-6,
+           "micron": 1e-6, "microns": 1e-6}
 _ATTACHED = re.compile(r"[A-Za-z_]+\d")
 _POWER = re.compile(r"\s?(?:[×x*]\s?10)?\^")
 _BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib", "G": "gb", "T": "tb"}  # "9.6G" is no mass
