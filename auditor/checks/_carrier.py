@@ -88,6 +88,10 @@ _KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|abs
                         r"omit(?:s|ting)?)\b")
 _EXCEPTION_ON_APPROVAL = re.compile(r"\b(?:unless|except (?:if|when|with))\b[^.;]{0,40}\b(?:signs? off|sign-?off|"
                                     r"approv\w*|agrees?|ok(?:s|'s)?|okays?|go-ahead)\b")
+#: The rule's last key and the verb of which it is the subject, up to a cue: "@net-team's approval
+#: is optional", "Irish domestic sales should preferably stay": the cue is said of the key.
+_PREDICATE = re.compile(r"[\w@./-]+(?:'s)?\s+(?:is|are|was|were|will be|should|must|can|may|could|would|"
+                        r"(?:now|still|also|here)\s+(?:is|are))\s+(?:(?:now|still|also|here|entirely|totally)\s+)?$")
 #: A modal under a restriction: "only Dana Whitfield can step in", "it may only go to finance".
 _ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,40}\b(?:can|could|may)\b|\b(?:can|could|may) only\b")
 #: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
@@ -297,7 +301,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     low = words.lower()
     used = _QUOTED.sub(lambda m: " " * len(m.group(0)), low)  # a quoted option is mentioned, not said
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", used))
-            if m.start() <= reach or trailing(low, m.end())]
+            if m.start() <= reach or trailing(low, m.end()) or _PREDICATE.match(low, reach, m.start())]
     condition = _LEADING_CONDITION.match(low)
     stated = _NO_OBJECTION.sub(" ", low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
     negated = is_negated(stated) or _AVOIDS.search(stated) is not None  # "try to avoid Fridays": a prohibition
