@@ -454,7 +454,7 @@ _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|sin
 _LEEWAY = re.compile(r"\b(?:time|room|space|availab\w*|allows?|permits?|handy|(?:have|has) (?:it|them|one|any)\b|"
                      r"(?:you|they|we|i|it) can\b|able|possible|feasible|convenient|chance|get to it|easy|budget|"
                      r"bandwidth|capacity|spare|supports?|lets?|accept\w*|agree\w*|short|out of|run out|unavailab\w*|(?:you|they|we) (?:like|want|wish|prefer)|"
-                     r"signs? off|approv\w*|ok(?:s|'s)|okays?)\b")
+                     r"signs? off|approv\w*|ok(?:s|'s)|okays?|remember|think of it|get around to it)\b")
 _CONDITION_END = re.compile(r"[,;.:!?]")
 _TRAILING_IF = re.compile(r"(?<!know )(?<!see )(?<!check )(?<!ask )(?<!verify )(?<!confirm )"
                           r"\b(?:if|unless|as long as|provided|where|when)\b")

@@ -97,7 +97,8 @@ HEDGE_PATTERN = re.compile(
     r"would be (?:helpful|useful|great)|if you have (?:the |it |them )?(?:\w+ )?(?:to hand|handy)|ish|give or take|"
     r"or so(?!-)|(?<=\d\s)odd|thereabouts|aim for|"
     r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard (?:cap|limit|rule|line|deadline|requirement|target)|"
-    r"(?:a|the) starting point|close enough|around then|soft (?:cap|limit|target|deadline)|ballpark)\b"
+    r"(?:a|the) starting point|close enough|around then|soft (?:cap|limit|target|deadline)|ballpark|to a minimum|"
+    r"as (?:few|little|low|short|small|soon) as (?:possible|we can|you can))\b"
 )
 #: Hedges that can only be about the rule itself, wherever they stand in its clause: "Treat the 50%
 #: as a guide rather than a hard cap", "try to get it out around then".
