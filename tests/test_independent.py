@@ -22,11 +22,11 @@ def test_the_set_is_whole() -> None:
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 820, "claims": 2350}[kind], s
-    assert s.decided_exact >= {"constraints": 0.85, "claims": 0.79}[kind], s
+    assert s.decided >= {"constraints": 850, "claims": 2340}[kind], s
+    assert s.decided_exact >= {"constraints": 0.87, "claims": 0.80}[kind], s
 
 
 def test_a_lost_constraint_or_a_bad_claim_the_passes_report_is_real(scores: dict[str, Score]) -> None:
-    assert scores["constraints"].precision >= 0.87, scores["constraints"]
-    assert scores["claims"].precision >= 0.72, scores["claims"]
+    assert scores["constraints"].precision >= 0.89, scores["constraints"]
+    assert scores["claims"].precision >= 0.81, scores["claims"]
 
