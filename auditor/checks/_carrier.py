@@ -52,6 +52,7 @@ from ._gates import (
     GATE_ONCE,
     GATE_UP,
     approval_gated,
+    exception_on_approval,
     gate_moved,
     same_rule_turned,
     skips_gate,
@@ -83,19 +84,17 @@ def ok_phrases(low: str) -> list[re.Match[str]]:
 
 
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
-_KEEPS_OUT = re.compile(r"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
-                        r"rather than|avoid(?:s|ing)?|refrain(?:s|ing)? from|steer clear of|leave (?:\w+ )?out|"
-                        r"omit(?:s|ting)?)\b")
-_EXCEPTION_ON_APPROVAL = re.compile(r"\b(?:unless|except (?:if|when|with))\b[^.;]{0,40}\b(?:signs? off|sign-?off|"
-                                    r"approv\w*|agrees?|ok(?:s|'s)?|okays?|go-ahead)\b")
+#: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
+_AVOID_VERBS = r"avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from"
+_AVOIDS = re.compile(rf"\b(?:{_AVOID_VERBS})\b")
+_KEEPS_OUT = re.compile(rf"\b(?:without|excluding|exclude[sd]?|except|missing|absent|other than|instead of|"
+                        rf"rather than|{_AVOID_VERBS}|leave (?:\w+ )?out|omit(?:s|ting)?)\b")
 #: The rule's last key and the verb of which it is the subject, up to a cue: "@net-team's approval
 #: is optional", "Irish domestic sales should preferably stay": the cue is said of the key.
 _PREDICATE = re.compile(r"[\w@./-]+(?:'s)?\s+(?:is|are|was|were|will be|should|must|can|may|could|would|"
                         r"(?:now|still|also|here)\s+(?:is|are))\s+(?:(?:now|still|also|here|entirely|totally)\s+)?$")
 #: A modal under a restriction: "only Dana Whitfield can step in", "it may only go to finance".
 _ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,40}\b(?:can|could|may)\b|\b(?:can|could|may) only\b")
-#: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
-_AVOIDS = re.compile(r"\b(?:avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from)\b")
 #: The complement of what a rule is about: "the other 7 go to the pool", "the rest can wait".
 _COMPLEMENT_SET = re.compile(r"^\s*(?:and |but |then )?(?:the others?\b|the rest\b|the remaining\b|all (?:the )?others?\b|"
                              r"everything else\b|everyone else\b|anything else\b)")
@@ -322,8 +321,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     condition_after = _TRAILING_IF.search(low, reach)
     condition_end = _CONDITION_END.search(low, condition_after.end()) if condition_after else None
     # an exception on someone's say-so the rule did not have: "... unless the research lead signs off"
-    hedged = hedged or (_EXCEPTION_ON_APPROVAL.search(low) is not None
-                        and _EXCEPTION_ON_APPROVAL.search(upstream.lower()) is None)
+    hedged = hedged or (exception_on_approval(low) and not exception_on_approval(upstream.lower()))
     hedged = hedged or (condition_after is not None and _LEEWAY.search(
         low, condition_after.end(), condition_end.start() if condition_end else len(low)) is not None
                         and not _TRAILING_IF.search(upstream.lower()))

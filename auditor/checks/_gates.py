@@ -41,6 +41,7 @@ _STEP_NAMED = re.compile(rf"\b(?:{_APPROVALS}|review(?:ed|s)?|check(?:ed)?|verif
 #: Someone's say-so: what an approval gate waits for ("until the DBA approves", "after I sign off").
 _APPROVAL_STEP = re.compile(rf"\b(?:{_APPROVALS}|approv(?:e|es|ed|ing|al)|sign(?:s|ed)? off|signs?-?off|green light|"
                             rf"authori[sz](?:e|es|ed)|consents?|ok(?:'d|ed|s)|ask(?:s|ed|ing)?)\b")
+_EXCEPTION = re.compile(rf"\b(?:unless|except (?:if|when|with))\b[^.;]{{0,40}}(?:{_APPROVAL_STEP.pattern}|\bagrees?\b)")
 #: A gate and what it waits for, to the end of its clause: "until the DBA approves".
 _GATE_SPAN = re.compile(r"\b(?:until|before|unless|without|prior to|once|after)\b([^.;,\u2014]*)")
 _GATE_FILLER = frozenset({"the", "and", "any", "for", "has", "have", "from", "with", "their", "our", "your", "its",
@@ -99,6 +100,11 @@ def gate_moved(low_up: str, low: str) -> bool:
             named = {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)}
             return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}(?![\w-])", low) for w in named - _GATE_FILLER)
     return False
+
+
+def exception_on_approval(low: str) -> bool:
+    """An exception on someone's say-so: "... unless the research lead signs off"."""
+    return _EXCEPTION.search(low) is not None
 
 
 def skips_gate(low_up: str, low: str) -> bool:
