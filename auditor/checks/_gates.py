@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ._clause_words import is_negated
+
 GATE_UP = re.compile(r"\b(?:until|before|unless)\b")
 GATE_DOWN = re.compile(r"\bonly\b.*\b(?:once|after|when|if)\b|\b(?:until|before|unless)\b")
 GATE_ONCE = re.compile(r"\b(?:once|after|only when|only after|as soon as)\b")
@@ -136,5 +138,5 @@ def approval_gated(low_up: str) -> bool:
 def approval_restated(low_up: str, low: str) -> bool:
     """An approval-gated rule whose gate the handoff sentence states too ("anything beyond that needs
     the CX manager's OK"): a permission beside it grants what needs no approval."""
-    return approval_gated(low_up) and any(not re.search(r"\b(?:no|not|never)\b|n't\b", low[max(0, m.start() - 12):m.end()])
+    return approval_gated(low_up) and any(not is_negated(low[max(0, m.start() - 12):m.end()])
                                           for m in _APPROVAL_NEEDED.finditer(low))

@@ -140,8 +140,8 @@ def _part_reported(claim: Claim, run: Run) -> str | None:
     return None
 
 
-_PART_OUTCOME = re.compile(r"\b(?:pass(?:ed|es)?|fail(?:ed|s|ure)?|ok|done|success(?:ful)?|succeeded|green|red|"
-                           r"errors?|clean)\b|[✓✔✗✘]")
+#: An outcome on a part's own line: the outcome words, and the short ones a per-part summary uses.
+_PART_OUTCOME = re.compile(rf"{_OUTCOME_WORD.pattern}|\b(?:ok|done|success|clean)\b", re.IGNORECASE)
 
 
 def _reported_run(claim: Claim, runs: list[Run]) -> Run | None:

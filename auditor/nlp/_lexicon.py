@@ -84,6 +84,10 @@ CUE_PATTERN = re.compile(
 NO_NOUN_PATTERN = re.compile(
     r"(?:^|[:;,\u2014\u2013]\s*)(?P<word>no|nothing|none|nobody|no one)\b(?!\s+(?:need|longer|more|matter|idea|worries|exceptions?|doubt|problem)\b)")
 
+#: Hedges that can only be about the rule itself, wherever they stand in its clause: "Treat the 50%
+#: as a guide rather than a hard cap", "try to get it out around then".
+_WHOLE_RULE = (r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard (?:cap|limit|rule|line|deadline|requirement|"
+               r"target)|(?:a|the) starting point|close enough|around then|soft (?:cap|limit|target|deadline)|ballpark")
 HEDGE_PATTERN = re.compile(
     r"\b(?:where(?:ver)? possible|if possible|when(?:ever)? possible|as (?:much|far) as possible|"
     r"to the extent possible|if you can|if feasible|where feasible|when feasible|where practical|"
@@ -95,15 +99,11 @@ HEDGE_PATTERN = re.compile(
     r"at some point|best effort|probably|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
     r"if (?:it's|it is) easy|maybe|perhaps|if time allows|(?:where|wherever|if) (?:the |your )?\w+ allows?|"
     r"would be (?:helpful|useful|great)|if you have (?:the |it |them )?(?:\w+ )?(?:to hand|handy)|ish|give or take|"
-    r"or so(?!-)|(?<=\d\s)odd|thereabouts|aim for|"
-    r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard (?:cap|limit|rule|line|deadline|requirement|target)|"
-    r"(?:a|the) starting point|close enough|around then|soft (?:cap|limit|target|deadline)|ballpark|to a minimum|"
+    rf"or so(?!-)|(?<=\d\s)odd|thereabouts|aim for|{_WHOLE_RULE}|to a minimum|"
     r"as (?:few|little|low|short|small|soon) as (?:possible|we can|you can))\b"
 )
-#: Hedges that can only be about the rule itself, wherever they stand in its clause: "Treat the 50%
-#: as a guide rather than a hard cap", "try to get it out around then".
-WHOLE_RULE_HEDGE = re.compile(r"as a (?:rough )?guide(?:line)?|(?:rather than|not) a hard \w+|(?:a|the) starting point|"
-                              r"close enough|around then|soft \w+|ballpark")
+#: The hedges of ``_WHOLE_RULE``, which count wherever they stand in the rule's clause.
+WHOLE_RULE_HEDGE = re.compile(_WHOLE_RULE)
 
 RESTRICTIVE_PATTERN = re.compile(r"\b(?:only|exclusively|solely|nothing but|nothing other than|no other|"
                                  r"(?:keep|stick|limit|restrict)(?:ed|s)? (?:it |them |this |that )?to)\b")
