@@ -115,7 +115,8 @@ _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:
 _LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
                           r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
 _PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
-_NEGATED_BOUND = re.compile(r"\b(?:never|not|no|nothing)\s+$")  # "never beyond" ("not much over" is over)
+#: "never beyond", "don't advertise anything above" ("not much over" is over)
+_NEGATED_BOUND = re.compile(r"(?:\b(?:never|not|no|nothing)\s+|n't\s+\w+\s+(?:\w+\s+)?)$")
 _PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
@@ -197,8 +198,13 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
 
 
 def _permits(low: str) -> bool:
-    return bool(ok_phrases(low)) or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low)) \
+    return bool(ok_phrases(low)) or any(m.group(0) in PERMISSION and not _NO_SUBJECT.search(low, 0, m.start())
+                                        for m in CUE_PATTERN.finditer(low)) \
         or _NO_OBJECTION.search(low) is not None or _CONCEDED_PAST.search(low) is not None
+
+
+#: A permission whose subject is "no ..." permits nothing: "no payment can go out until the review".
+_NO_SUBJECT = re.compile(r"\b(?:no|nothing|nobody|none|neither)\b[^,;:.]{0,40}$")
 
 
 #: "won't mind", "has no objection to": a permission worded with a negation.

@@ -40,7 +40,9 @@ _PLAN = re.compile(
     r"\b(?:I'll|I will|we'll|we will|I'm going to|we're going to|going to|plan to|I need to|"
     r"we need to|need to|needs to|have to|has to|must|mustn't|shall|can't|cannot|can|"
     r"to do|todo|next step|will need)\b", re.IGNORECASE)
-_REQUEST = re.compile(r"^\W*(?:\d+[.)]\s*)?(?:please|kindly|pls|and|then|also|so|but|now|just|first|next|finally)?\s*"
+#: A bare verb first, after any JSON key that labels the clause ("note": "matches the transcript"
+#: starts with "matches", not with the order "note").
+_REQUEST = re.compile(r"^[\s{\[,]*(?:\"[^\"\n]{1,60}\"\s*:)?\W*(?:\d+[.)]\s*)?(?:please|kindly|pls|and|then|also|so|but|now|just|first|next|finally)?\s*"
                       r"(?:please\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
 _PLEASE = re.compile(r"\b(?:please|kindly)\b", re.IGNORECASE)
 _SHOWN = re.compile(r"\\\[[\s\S]*?\\\]|\\\([\s\S]*?\\\)|^[ \t]*(?:/[\w.@-]+)+:\d+:[^\n]*(?:\n[ \t]+[^\n]*)*|"

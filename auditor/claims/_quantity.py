@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from ..nlp import SPELLED_ALTERNATION, SPELLED_NUMBERS
+
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
 MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|" \
@@ -100,19 +102,14 @@ def _decimals_step(num: str) -> float:
     return 10.0 ** -len(num.split(".")[1]) if "." in num else 1.0
 
 
-_UNITS = re.findall(r"\w+", "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-                               "fifteen sixteen seventeen eighteen nineteen twenty")
-_WORDS = {w: i for i, w in enumerate(_UNITS)}
-_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-               "hundred": 100})
-SPELLED = re.compile(rf"\b(?P<word>{'|'.join(sorted(_WORDS, key=len, reverse=True))})(?:-(?P<unit_word>one|two|three|"
+SPELLED = re.compile(rf"\b(?P<word>{SPELLED_ALTERNATION})(?:-(?P<unit_word>one|two|three|"
                      r"four|five|six|seven|eight|nine))?\s+(?P<unit>ns|ms|seconds?|minutes?|hours?|days?|weeks?|months?|"
                      r"years?|percent)\b", re.IGNORECASE)
 
 
 def spelled_number(word: str) -> float | None:
     """The value of one spelled-out number word ("six", "Twelve"), or None."""
-    value = _WORDS.get(word.lower())
+    value = SPELLED_NUMBERS.get(word.lower())
     return float(value) if value is not None else None
 
 
@@ -121,8 +118,8 @@ def spelled(text: str) -> list[Quantity]:
     a number in words."""
     out = []
     for m in SPELLED.finditer(text):
-        value = float(_WORDS[m.group("word").lower()] + (_WORDS[m.group("unit_word").lower()] if m.group("unit_word")
-                                                          else 0))
+        value = float(SPELLED_NUMBERS[m.group("word").lower()]
+                      + (SPELLED_NUMBERS[m.group("unit_word").lower()] if m.group("unit_word") else 0))
         match = NUMBER.fullmatch(f"{value:g} {m.group('unit')}")
         q = _quantity(match) if match is not None else None
         if q is not None:

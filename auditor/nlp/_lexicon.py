@@ -175,3 +175,14 @@ def verb_relation(constraint_action: str | None, carrier_action: str | None) -> 
         ):
             return "antonym"
     return "unrelated"
+
+
+#: Numbers written as words, with their values ("twenty-four" is read as "twenty" and "four").
+SPELLED_NUMBERS: dict[str, int] = {
+    **{w: n for n, w in enumerate(("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                                   "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+                                   "seventeen", "eighteen", "nineteen", "twenty"))},
+    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+}
+#: The alternation of ``SPELLED_NUMBERS``, longest first, for building patterns.
+SPELLED_ALTERNATION = "|".join(sorted(SPELLED_NUMBERS, key=len, reverse=True))

@@ -19,7 +19,10 @@ _PATH = re.compile(r"(?<![\w/])(?![\d.]+/[\d.]+\b)(?:\.{0,2}/|~/)?(?:[\w.-]+/)+[
 _IDENT = re.compile(
     r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,})\b"
 )
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)")
+#: Sentence ends: punctuation before a capital, a blank line, a line that opens a list item, and
+#: the comma between two quoted strings (the items of a JSON list or object, one rule each).
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9*_`\-•])|\n\s*\n|\n(?=\s*(?:[-*•+]|\d+[.)]|#+)\s)"
+                           r"|(?<=\")\s*,\s*(?=\")")
 _LOWER_START = re.compile(r"(?<=[A-Za-z0-9%)][.!?])[\"')\]]*[ \t]+(?=[a-z])")
 _WORD_BEFORE = re.compile(r"(?:^|[\s(])((?:[A-Za-z]\.)*[A-Za-z]+)[.!?][\"')\]]*[ \t]*$")
 #: Words a full stop ends without ending the sentence.
