@@ -748,3 +748,61 @@ def test_a_count_of_failures_that_names_no_run_may_count_other_things(check: Che
 
 def test_a_goal_is_no_result_claim() -> None:
     assert [c for c in extract_claims("Goal is zero mypy errors before review.") if c.kind == "result"] == []
+
+
+def test_a_files_line_number_is_where_a_row_is_not_its_value(check: CheckFn) -> None:
+    result = ('infra/db/main.tf:40:    name  = "pool_size"\ninfra/db/main.tf-41-    value = "400"\n--\n'
+              'infra/db/replica.tf:37:    name  = "pool_size"\ninfra/db/replica.tf-38-    value = "200"')
+    upstream = [{"tool": "bash", "command": "rg -n -A1 pool_size infra/db", "result": result, "status": "ok"}]
+    got = _verdicts(check, upstream, "The replica has its own file with pool_size at 200.")
+    assert [v for text, v in got if "200" in text] == ["grounded"], got  # not "the row gives 37"
+
+
+@pytest.mark.parametrize(("result", "counts"), [
+    ("Passed checks: 14, Failed checks: 2, Skipped checks: 0", {"passed": 14, "failed": 2, "skipped": 0}),
+    ("Failed!  - Failed:     2, Passed:    14, Skipped:     0, Total:    16, Duration: 3 s",
+     {"failed": 2, "passed": 14, "skipped": 0, "total": 16}),
+    ("Tests: 14, failed 0", {}),  # "14," counts no failures
+])
+def test_counts_written_label_first(result: str, counts: dict[str, int]) -> None:
+    assert dict(outcome(_call(result)).counts) == counts
+
+
+def test_a_scan_summary_written_label_first_grounds_its_counts(check: CheckFn) -> None:
+    upstream = [{"tool": "bash", "command": "checkov -d modules/x --compact",
+                 "result": "Passed checks: 14, Failed checks: 2, Skipped checks: 0", "exit_code": 1,
+                 "status": "error"}]
+    assert [v for _, v in _verdicts(check, upstream, "checkov: 14 passed, 2 failed.")] == ["grounded"]
+
+
+def test_t_after_a_number_is_tonnes(check: CheckFn) -> None:
+    upstream = [{"tool": "fetch_url", "command": "", "result": "2023: 431,256 t\n2022: 426,930 t", "status": "ok"}]
+    got = _verdicts(check, upstream, "Consumption in 2023 was 431,256 tonnes.")
+    assert [v for text, v in got if "431" in text] == ["grounded"], got
+
+
+def test_a_json_value_that_opens_with_a_verb_asserts(check: CheckFn) -> None:
+    upstream = [{"tool": "fetch_url", "command": "", "result": "[01:14:22] Okafor: rents rose 9% since 2021",
+                 "status": "ok"}]
+    got = _verdicts(check, upstream, '{"q": 1, "status": "verified", "note": "matches the transcript at 01:14:22"}')
+    assert ("01:14:22", "grounded") in got, got  # the key "note" is no order to the receiver
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("We expect to mark the incident resolved by 16:40 UTC.", "needs_semantic"),
+    ("The incident was marked resolved at 16:40 UTC.", "invented"),
+])
+def test_a_forecast_absent_from_the_evidence_is_no_invention(check: CheckFn, handoff: str, verdict: str) -> None:
+    upstream = [{"message": "Payments are failing in eu-west; please take the incident."}]
+    assert [v for _, v in _verdicts(check, upstream, handoff)] == [verdict]
+
+
+@pytest.mark.parametrize(("handoff", "verdict"), [
+    ("PR #5120 `perf/ci-cache`: faster CI\n\nCaches the wheel directory.", "needs_semantic"),
+    ('{"ticket": "MS-77120", "route_to": "tier2"}', "needs_semantic"),
+    ("Tracked in PAY-9981.", "invented"),  # a ticket said to track the work is a claim
+])
+def test_a_ticket_that_opens_the_handoff_names_its_own_work_item(check: CheckFn, handoff: str, verdict: str) -> None:
+    upstream = [{"message": "CI is slow again, can you look?"}]
+    got = _verdicts(check, upstream, handoff)
+    assert [v for text, v in got if any(ch.isdigit() for ch in text)] == [verdict], got

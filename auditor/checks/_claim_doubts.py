@@ -6,6 +6,12 @@ deterministic search may not have followed it.
   may be worked out from or stated with the other numbers by steps the search does not follow.
   On text nobody here tuned to, a number failing alone was a real defect about three times in
   four, one failing beside others about one time in three.
+* **Forecasts.** A claim in a clause of what someone expects, plans or hopes ("We expect to mark
+  the incident resolved by 16:00 UTC") says what is to come: absent from the evidence, it is no
+  invention, and whether it is a fair forecast is the grader's.
+* **Titles.** A ticket or pull-request number that opens the handoff ("PR #2218 `fix/...`",
+  ``{"ticket": "MS-77120", ...``) names the work item the message is about, which the sender may
+  have opened or been handed outside the trace: absent from the evidence, it is no invention.
 * **Orders.** A claim inside a clause that orders the receiver ("Regenerate the lockfile under
   OPS-4471") asserts nothing: the name may be what the receiver is to create. Which clauses open
   with an order is the tagger's call (``TextAnalyzer.orders``), asked once per handoff for the
@@ -24,6 +30,12 @@ from ..nlp import Sentence, mask
 
 #: Numbers that name rather than measure, and a tool's tally repeated (whose own numbers are claims).
 _NOT_MEASURES = frozenset({"version", "ticket", "hash", "url", "tally"})
+#: What may come before a ticket number that opens a handoff: a kind of work item ("PR", "Ticket:",
+#: "Re:") or the first key of a JSON envelope (``{"ticket": "``).
+_TITLE_LEAD = re.compile(r"[\s#*>\[(]*(?:(?:PR|MR|pull request|merge request|ticket|issue|case|incident|re|"
+                         r"subject)\b[\s:#-]*)?|\s*\{\s*\"[\w -]{1,30}\"\s*:\s*\"?", re.IGNORECASE)
+_FORECAST = re.compile(r"\b(?:expect(?:s|ed|ing)?|hop(?:e|es|ing)|intend(?:s|ed|ing)?|aim(?:s|ing)?|"
+                       r"plan(?:s|ned|ning)?) to\b", re.IGNORECASE)
 #: A semicolon that ends a clause (not one of an HTML entity: "&amp;").
 _SEMICOLON = re.compile(r";(?=\s|$)")
 _NAMED = re.compile(r"\b[A-Z][a-z]+ $")
@@ -70,6 +82,15 @@ class Parts:
 
     def crowds(self, claim: Claim) -> bool:
         return measure(claim, self._text) and self.part(claim) in self._crowded
+
+    def titles(self, claim: Claim) -> bool:
+        """A ticket number the handoff opens with, as its title or its envelope's first value."""
+        return claim.subkind == "ticket" and _TITLE_LEAD.fullmatch(self._text, 0, claim.start) is not None
+
+    def forecasts(self, claim: Claim) -> bool:
+        """The claim's clause, up to the claim, says what someone expects, plans or hopes."""
+        start = max([claim.sentence[0], *(at + 1 for at in self._semicolons if at < claim.start)])
+        return _FORECAST.search(self._text, start, claim.start) is not None
 
 
 def order_clause(sentences: Sequence[Sentence], starts: Sequence[int], claim: Claim) -> str | None:

@@ -314,10 +314,10 @@ def _names(keys: Iterable[str]) -> str:
 
 def _candidates(q: Quantity, row: Row) -> list[Quantity]:
     """The row's numbers that could measure what the claim measures: the same unit family, or a
-    bare number of a structured row of tool output (a table or JSON row)."""
+    bare number of a structured row of tool output (a table or JSON row); never a file's line number."""
     named = currencies(row.text) if q.currency else frozenset()
     other = bool(named) and q.currency not in named  # "SUS-4452 ... GBP 185.60" is no amount in euros
-    return [e for e in row.quantities if compatible(q, e) and not (e.bare and q.bare and abs(e.value) < 2)
+    return [e for e in row.quantities if compatible(q, e) and not e.locator and not (e.bare and q.bare and abs(e.value) < 2)
             and (e.family == q.family or e.bare and row.structured and not other) and (_year(q) or not _year(e))]
 
 

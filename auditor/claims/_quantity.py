@@ -65,7 +65,7 @@ _BINARY = {"Ki": "kib", "Mi": "mib", "Gi": "gib", "Ti": "tib", "G": "gb", "T": "
 #: Seconds (10 digits) or milliseconds (13) since 1970, from 2017 to 2033.
 _EPOCH = re.compile(r"1[5-9]\d{8}(?:\.\d+)?|1[5-9]\d{11}")
 _MASS = {"mg": 1e-3, "g": 1.0, "kg": 1e3, "kgs": 1e3, "kilo": 1e3, "kilos": 1e3, "kilogram": 1e3, "kilograms": 1e3,
-         "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
+         "t": 1e6, "tonne": 1e6, "tonnes": 1e6, "lb": 453.59237, "lbs": 453.59237, "oz": 28.349523125}
 _SCALE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "b": 1e9, "bn": 1e9, "billion": 1e9}
 #: Currency signs and codes, as the currency they name.
 CURRENCIES = {"$": "usd", "€": "eur", "£": "gbp", "¥": "jpy", "chf": "chf", "eur": "eur", "usd": "usd", "gbp": "gbp",
@@ -92,6 +92,9 @@ class Quantity:
     written: float = 0.0
     #: Its sentence says it rounds ("Rounded to the dollar: NA $309,773"): an amount of cents states it.
     rounded: bool = False
+    #: A file's line number in tool output (``ledger.tf:41:``): where a row is, never the value of
+    #: what the row names, so it may state a claim's number but not contradict one.
+    locator: bool = False
 
     @property
     def bare(self) -> bool:

@@ -103,7 +103,7 @@ def rows(index: int, text: str, output: bool = True, request: bool = False) -> t
         spans.extend((m.start(), m.end()) for m in _OBJECT.finditer(text))
     found = sorted([*quantities(_key_words_view(text)), *spelled(text), *(_span_length(m) for m in _CLOCK_RANGE.finditer(text)),
                     *(Quantity(float(m.group(1)), None, 1.0, False, m.start(1), m.end(1), m.group(1),
-                               written=float(m.group(1))) for m in _FILE_LINE.finditer(text))], key=lambda q: q.start)
+                               written=float(m.group(1)), locator=True) for m in _FILE_LINE.finditer(text))], key=lambda q: q.start)
     names = field_names(text)
     found = [typed(q, unit) if q.bare and (unit := named_unit(names.get(q.start, ""))) else q for q in found]
     starts = [q.start for q in found]

@@ -19,13 +19,19 @@ import re
 
 from ._registry import Reading, register
 
-_COUNT = re.compile(r"(\d[\d,]*)\s+(passed|failed|errors?|error|skipped|xfailed|xpassed|deselected|total)\b",
+_NUMBER = r"\d(?:[\d,]*\d)?"  # "1,204", never the comma after it ("14, failed" counts nothing failed)
+_WORDS = r"passed|failed|errors?|skipped|xfailed|xpassed|deselected|total"
+#: "3 failed" or, as dotnet test and checkov print them, "Failed: 3" and "Failed checks: 3".
+_COUNT = re.compile(rf"({_NUMBER})\s+({_WORDS})\b|\b({_WORDS})(?:\s+(?:tests?|checks?))?:\s*({_NUMBER})\b",
                     re.IGNORECASE)
+_LABELLED = rf"\b(?:{_WORDS})(?:\s+(?:tests?|checks?))?:\s*{_NUMBER}\b"
 #: A summary line of counts; jest's and vitest's lines for suites, files and snapshots count no tests.
-_SUMMARY_LINE = re.compile(r"^(?!.*\b(?:Test Suites|Snapshots|Test Files)\b).*\b\d[\d,]*\s+(?:passed|failed)\b.*$",
-                           re.MULTILINE | re.IGNORECASE)
+#: Counts written "Label: N" make a summary only two or more to a line ("Passed: 14, Failed: 2").
+_SUMMARY_LINE = re.compile(r"^(?!.*\b(?:Test Suites|Snapshots|Test Files)\b)"
+                           rf"(?:.*\b{_NUMBER}\s+(?:passed|failed)\b|(?=.*(?:passed|failed)(?:\s+\w+)?:)"
+                           rf"(?:.*?{_LABELLED}){{2}}).*$", re.MULTILINE | re.IGNORECASE)
 _UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in", re.MULTILINE)
-_COMPLETED = re.compile(r"(\d[\d,]*) tests? completed\b")
+_COMPLETED = re.compile(rf"({_NUMBER}) tests? completed\b")
 _UNITTEST_END = re.compile(r"^(OK|FAILED)\b.*$", re.MULTILINE)
 _GO_FAIL = re.compile(r"^(?:--- FAIL:.*|FAIL\t.*)$", re.MULTILINE)
 _GO_OK = re.compile(r"^ok\s+\S+.*$", re.MULTILINE)
@@ -41,9 +47,9 @@ def parse_tests(text: str) -> Reading | None:
     for summary in binaries if len(binaries) > 1 else summaries[-1:]:
         line = (summary.start(), summary.end())
         for m in _COUNT.finditer(summary.group(0)):
-            word = m.group(2).lower()
+            word = (m.group(2) or m.group(3)).lower()
             word = "error" if word.startswith("error") else word
-            counts[word] = counts.get(word, 0) + int(m.group(1).replace(",", ""))
+            counts[word] = counts.get(word, 0) + int((m.group(1) or m.group(4)).replace(",", ""))
     ran = _UNITTEST_RAN.search(text)
     if ran is not None:
         counts.setdefault("total", int(ran.group(1)))
