@@ -15,15 +15,16 @@ def scores() -> dict[str, Score]:
 
 def test_the_set_is_whole() -> None:
     files = sorted(p.name for p in CASES_DIR.glob("*.json"))
-    assert files == [f"holdout-{x}.json" for x in [*"abcdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze", "zf",
-                                                   "zg", "zh", "zi", "zj", "zk", "zl", "zm", "zn", "zo", "zp", "zq",
-                                                   "zr", "zs", "zt", "zu", "zv", "zw", "zx", "zy"]]
+    assert files == sorted(f"holdout-{x}.json" for x in [*"abcdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze",
+                                                         "zf", "zg", "zh", "zi", "zj", "zk", "zl", "zm", "zn", "zo",
+                                                         "zp", "zq", "zr", "zs", "zt", "zu", "zv", "zw", "zx", "zy",
+                                                         "xa", "xb", "xc", "xd", "xe", "xf"])
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 1150, "claims": 3120}[kind], s
+    assert s.decided >= {"constraints": 1290, "claims": 3500}[kind], s
     assert s.decided_exact >= {"constraints": 0.87, "claims": 0.80}[kind], s
 
 
