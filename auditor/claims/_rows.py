@@ -12,6 +12,7 @@ import itertools
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ._quantity import Quantity, clocks, dates, named_unit, quantities, spelled, typed
 
@@ -70,6 +71,7 @@ class Row:
 _NUMBER_WITH_UNIT = re.compile(r"[\d.,]*\d(?:[kmgtp]i?b?|[mµun]?s|min|[hdwx%]|px|pp)")
 
 
+@lru_cache(maxsize=16384)
 def key_words(text: str) -> frozenset[str]:
     """Lower-case words and identifiers of ``text`` (identifiers also split on ``-_.``, a short
     form also giving its word: ``avg`` -> ``average``), minus function words and bare numbers."""

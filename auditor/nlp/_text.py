@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]{1,200}`")
@@ -75,7 +76,10 @@ def _placeholder(length: int) -> str:
     return "X" + "x" * (length - 1)
 
 
+@lru_cache(maxsize=4096)
 def mask(text: str) -> Masked:
+    """``text`` with code, URLs, paths, identifiers and fenced blocks masked (their spans kept).
+    Cached: the constraint pass, claim extraction and the claim doubts all mask the same messages."""
     chars = list(text.replace("\u2019", "'").replace("\u2018", "'"))
     spans: list[tuple[str, int, int]] = []
     taken = [False] * len(chars)
