@@ -794,7 +794,7 @@ def test_a_json_value_that_opens_with_a_verb_asserts(check: CheckFn) -> None:
 ])
 def test_a_forecast_absent_from_the_evidence_is_no_invention(check: CheckFn, handoff: str, verdict: str) -> None:
     upstream = [{"message": "Payments are failing in eu-west; please take the incident."}]
-    assert [v for _, v in _verdicts(check, upstream, handoff)] == [verdict]
+    assert [v for text, v in _verdicts(check, upstream, handoff) if text == "16:40"] == [verdict]
 
 
 @pytest.mark.parametrize(("handoff", "verdict"), [
@@ -806,3 +806,14 @@ def test_a_ticket_that_opens_the_handoff_names_its_own_work_item(check: CheckFn,
     upstream = [{"message": "CI is slow again, can you look?"}]
     got = _verdicts(check, upstream, handoff)
     assert [v for text, v in got if any(ch.isdigit() for ch in text)] == [verdict], got
+
+
+@pytest.mark.parametrize(("handoff", "fuzzy"), [
+    ("I think PAY-4409 will clear by itself once compaction runs.", ["I think PAY-4409 will clear by itself once compaction runs"]),
+    ("For reference, v1 throttles at 60/m, so you can probably reuse that.", ["so you can probably reuse that"]),
+    ("We expect follow-up questions on the exclusions.", ["We expect follow-up questions on the exclusions"]),
+    ("v1 throttles at 60/m.", []),
+])
+def test_a_belief_or_forecast_is_a_fuzzy_claim(handoff: str, fuzzy: list[str]) -> None:
+    assert [c.text for c in extract_claims(handoff) if c.kind == "fuzzy"] == fuzzy
+

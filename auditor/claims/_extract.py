@@ -88,6 +88,13 @@ _FUZZY = re.compile(
     r"manager|business|legal|security|requester|reporter)\b[^.;!?\n]{0,30}?\b(?:wants?|prefers?|requested|"
     r"asked(?: for)?|needs?|expects?|likes?|said|mentioned|agreed|confirmed|decided|would like|is fine with|"
     r"approved|cares? about|is worried)\b[^.;!?\n]*", re.IGNORECASE)
+#: A belief or forecast: the clause after a first-person opinion verb ("I think PAY-4409 will clear by
+#: itself", "we expect follow-up questions"), or a clause (from its comma or dash on) under "probably",
+#: "likely", "presumably" or "might". Not mechanically checkable: the grader reads it against what the sender saw.
+_OPINION = re.compile(
+    r"\b(?:I|we)(?:'m| am| are|'re)? (?:think|expect|believe|suspect|guess|reckon|assume|doubt|fairly sure|"
+    r"pretty sure|confident)\b[^.;!?\n]*"
+    r"|[^.;:,!?\n\u2014]*\b(?:probably|likely|presumably|might)\b[^.;!?\n]*", re.IGNORECASE)
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
 #: A subject whose head is another thing than its identifier: "Automated QA on the NVX-204 leaflet
 #: is complete" says the QA is complete, not NVX-204.
@@ -257,6 +264,10 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
                              value=r.group("state").lower(), keys=subjects))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
+    for r in _OPINION.finditer(masked, s, e):
+        start = r.start() + len(r.group(0)) - len(r.group(0).lstrip(" ,-\u2014"))
+        if not any(c.kind == "fuzzy" and c.start <= start < c.end for c in out):
+            out.append(Claim("fuzzy", text[start:r.end()].rstrip(" ,"), start, r.end(), sentence, subkind="belief"))
     if digits or parts(masked, s, e):  # "Six of them are ..." has no digit
         out.extend(number_claims(text, numeric, s, e, previous))
     return out
