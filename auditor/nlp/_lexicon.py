@@ -96,7 +96,7 @@ HEDGE_PATTERN = re.compile(
     r"(?<![$\u20ac\u00a3\d] )worth (?!noting|mentioning|knowing|flagging)(?=[a-z]+ing\b)|usually|typically|in general|if convenient|where it makes sense|"
     r"as a rule of thumb|roughly|more or less|consider|ideally|if needed|as needed|when needed|"
     r"approximately|(?:around|about)(?=\s+(?:[a-z]+\s+)?[$\u20ac\u00a3~+\u2212-]?\d)|(?:if|when) you (?:get|have) (?:a |the )?(?:chance|time|moment)|when convenient|"
-    r"at some point|best effort|probably|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
+    r"at some point|best effort|probably|(?<!\bno )prob|prolly|preferably|where you can|if you(?:'d| would)? (?:like|want|wish|prefer)|"
     r"if (?:it's|it is) easy|maybe|perhaps|if time allows|(?:where|wherever|if) (?:the |your )?\w+ allows?|"
     r"would be (?:helpful|useful|great)|if you have (?:the |it |them )?(?:\w+ )?(?:to hand|handy)|ish|give or take|"
     rf"or so(?!-)|(?<=\d\s)odd|thereabouts|aim for|{_WHOLE_RULE}|to a minimum|"
