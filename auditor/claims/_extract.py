@@ -93,8 +93,10 @@ _FUZZY = re.compile(
 #: "likely", "presumably" or "might". Not mechanically checkable: the grader reads it against what the sender saw.
 _OPINION = re.compile(
     r"\b(?:I|we)(?:'m| am| are|'re)? (?:think|expect|believe|suspect|guess|reckon|assume|doubt|fairly sure|"
-    r"pretty sure|confident)\b[^.;!?\n]*"
-    r"|[^.;:,!?\n\u2014]*\b(?:probably|likely|presumably|might)\b[^.;!?\n]*", re.IGNORECASE)
+    r"pretty sure|confident)\b[^.;!?\n]*", re.IGNORECASE)
+_LIKELY = re.compile(r"\b(?:probably|likely|presumably|might)\b", re.IGNORECASE)
+_CLAUSE_STOP = re.compile(r"[.;:,!?\n\u2014]")
+_SENTENCE_STOP = re.compile(r"[.;!?\n]")
 _PATH_LIKE = re.compile(r"^(?:\.{0,2}/|~/)|/.*/|\.[A-Za-z][\w]{0,7}$")
 #: A subject whose head is another thing than its identifier: "Automated QA on the NVX-204 leaflet
 #: is complete" says the QA is complete, not NVX-204.
@@ -264,13 +266,28 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
                              value=r.group("state").lower(), keys=subjects))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
-    for r in _OPINION.finditer(masked, s, e):
-        start = r.start() + len(r.group(0)) - len(r.group(0).lstrip(" ,-\u2014"))
+    for start, end in _beliefs(masked, s, e):
         if not any(c.kind == "fuzzy" and c.start <= start < c.end for c in out):
-            out.append(Claim("fuzzy", text[start:r.end()].rstrip(" ,"), start, r.end(), sentence, subkind="belief"))
+            out.append(Claim("fuzzy", text[start:end].rstrip(" ,"), start, end, sentence, subkind="belief"))
     if digits or parts(masked, s, e):  # "Six of them are ..." has no digit
         out.extend(number_claims(text, numeric, s, e, previous))
     return out
+
+
+def _beliefs(masked: str, s: int, e: int) -> list[tuple[int, int]]:
+    """Spans of the beliefs and forecasts of one sentence (``_OPINION``; a clause under ``_LIKELY``
+    from its comma or dash on), found in time linear in the sentence."""
+    spans = [(r.start(), r.end()) for r in _OPINION.finditer(masked, s, e)]
+    for r in _LIKELY.finditer(masked, s, e):
+        if any(a <= r.start() < b for a, b in spans):
+            continue
+        stops = [m.end() for m in _CLAUSE_STOP.finditer(masked, s, r.start())]
+        start = stops[-1] if stops else s
+        stop = _SENTENCE_STOP.search(masked, r.end(), e)
+        end = stop.start() if stop else e
+        start += len(masked[start:end]) - len(masked[start:end].lstrip(" -"))
+        spans.append((start, end))
+    return sorted(spans)
 
 
 def _result_claim(text: str, low: str, r: re.Match[str], sentence: tuple[int, int]) -> Claim | None:
