@@ -817,3 +817,12 @@ def test_a_ticket_that_opens_the_handoff_names_its_own_work_item(check: CheckFn,
 def test_a_belief_or_forecast_is_a_fuzzy_claim(handoff: str, fuzzy: list[str]) -> None:
     assert [c.text for c in extract_claims(handoff) if c.kind == "fuzzy"] == fuzzy
 
+
+
+def test_numbers_written_the_continental_way(check: CheckFn) -> None:
+    from auditor.claims._quantity import quantities
+    result = "Presupuesto total consolidado: 48.260.000 €\nGasto social: 14.100.000 € (29,2 %)"
+    upstream = [{"tool": "doc_info", "command": "", "result": result, "status": "ok"}]
+    got = _verdicts(check, upstream, "Total budget €48.26m; social spending €14.1m, i.e. 29.2% of the total.")
+    assert [v for _, v in got] == ["grounded", "grounded", "grounded"], got
+    assert [q.text for q in quantities("requests 2.31.0 on 10.4.3.17")] == []  # a version, an address

@@ -42,7 +42,8 @@ NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
     r"(?:(?<![A-Za-z])[A-Z]{1,2}(?=\$))?(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
-    r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+|\d+(?:\.\d+)?)"
+    r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?(?![.\d])|\d+,\d{1,2}(?=\s?%)|"
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
     r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
     r"(?:ns|µs|us|ms|s|µm|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
@@ -182,8 +183,15 @@ _PER = re.compile(r"/\s?(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year|m|
                   r"request|call|user|person|head|night|piece|pc|kwh|mwh)\b", re.IGNORECASE)
 
 
+#: A number written the continental way: "48.260.000" (two dotted thousands groups or more, so never a
+#: version's "2.31.0"), and a decimal comma before a percent sign ("29,2 %").
+_CONTINENTAL = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d+,\d{1,2}")
+
+
 def _quantity(m: re.Match[str]) -> Quantity | None:
     num = m.group("num")
+    if _CONTINENTAL.fullmatch(num):
+        num = num.replace(".", "").replace(",", ".")
     value = float(num.replace(",", "").replace("_", ""))  # 249_261_000 as code writes it
     if m.group("sign") in ("-", "−"):
         value = -value
