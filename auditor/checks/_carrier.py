@@ -78,9 +78,11 @@ _OK_ASKED = re.compile(r"\b(?:needs?|requires?|gets?|got|getting|wait(?:s|ing)? 
 
 
 def ok_phrases(low: str) -> list[re.Match[str]]:
-    """The phrases of ``low`` that permit something ("is fine", "the live rate will do")."""
+    """The phrases of ``low`` that permit something ("is fine", "the live rate will do"); not one
+    whose subject is "nothing ..." or "no ...", which restricts ("on 20GB, nothing else will do")."""
     return [m for m in OK_PATTERN.finditer(low)
-            if not (m.group(0).startswith("'s") and _OK_ASKED.search(low, max(0, m.start() - 60), m.start() + 3))]
+            if not (m.group(0).startswith("'s") and _OK_ASKED.search(low, max(0, m.start() - 60), m.start() + 3))
+            and not _NO_SUBJECT.search(low[:m.start()] + m.group(0).split(" will ")[0].split(" would ")[0])]
 
 
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
@@ -106,6 +108,9 @@ _WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)
 _FREE_CHOICE = re.compile(r"\b(?:whichever|whatever)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
                           r"user|guest|patient))\s+(?:prefers?|likes?|wants?|chooses?|picks?)\b")
 #: A permission phrase and the verb it permits.
+#: A permission restricted to a condition, and the exception a prohibition makes.
+_ONLY_IF = re.compile(r"\bonly(?: \w+){0,2} (?:if|when|once|after|with|provided|as long as)\b")
+_EXCEPT_IF = re.compile(r"\b(?:without|unless|until|except|before)\b")
 _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
 _UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
@@ -383,6 +388,14 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if relation == "antonym":
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
+    if strength == Strength.PERMITTED and c.polarity == "prohibition" and _ONLY_IF.search(low) \
+            and _EXCEPT_IF.search(upstream.lower()):
+        # "machine translation is only acceptable if a human post-edits it" for "no machine translation
+        # without human post-editing": a permission under the rule's own exception restates it when the
+        # condition is the same; which condition it is, the grader reads
+        return Reading("needs_semantic", f"the handoff permits it only under a condition, as the rule's own "
+                                         f"exception does; whether it is the same condition needs the grader: "
+                                         f"{up}, {said}")
     if polarity != c.polarity:
         if same_rule_turned(c.polarity, upstream.lower(), low, bool(permission)):
             polarity = c.polarity
