@@ -126,3 +126,25 @@ def test_an_opening_word_that_heads_a_subject_is_no_imperative(analyzer: TextAna
 def test_a_bound_turned_to_the_other_side(upstream: str, handoff: str, turned: str | None) -> None:
     from auditor.checks._bounds import turned_bound
     assert turned_bound(upstream, handoff) == turned
+
+
+@pytest.mark.parametrize(("text", "month"), [
+    ("Need May GPU spend broken down by team.", True),
+    ("The figures were published in May.", True),
+    ("Spend for May 2024 is final.", True),
+    ("May I ask for the file?", False),
+    ("You may proceed with the export.", False),
+])
+def test_the_month_may_is_no_modal(text: str, month: bool) -> None:
+    from auditor.nlp import months_apart
+    assert ("Jun" in months_apart(text)) is month, text
+
+
+@pytest.mark.parametrize(("text", "cued"), [
+    ("Need the Q1 attribution for the board deck.", False),  # "I" dropped: the speaker's own request
+    ("I need the Q1 attribution for the board deck.", False),
+    ("Needs sign-off from the data lead before release.", True),  # "it" dropped: a rule
+    ("The export needs sign-off from the data lead.", True),
+])
+def test_a_need_with_its_i_dropped_is_the_speakers_request(analyzer: TextAnalyzer, text: str, cued: bool) -> None:
+    assert bool([d for d in _directives(analyzer, text) if d[0] == Strength.ABSOLUTE.name]) is cued, text

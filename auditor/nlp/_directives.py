@@ -69,7 +69,8 @@ _CAPABILITY = frozenset({"cannot", "can't", "can not", "may not"})
 _NEGATORS = frozenset({"not", "doesn't", "don't", "isn't", "aren't", "won't", "wasn't", "weren't"})
 _PURPOSE = frozenset({"ensure", "make sure"})
 _PERSONS = frozenset({"you"})
-#: "I need a literature scan" is a request of the speaker's, not an order to pass on.
+#: "I need a literature scan" is a request of the speaker's, not an order to pass on; so is "Need
+#: a literature scan", its "I" dropped.
 _WANTS = frozenset({"need", "needs", "need to", "needs to", "require", "requires"})
 _FIRST_PERSON = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll"})
 
@@ -86,8 +87,8 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
         return not before or previous in _PERSONS or passive
     if text in _PURPOSE:
         return previous != "to"
-    if text in _WANTS:
-        return previous not in _FIRST_PERSON
+    if text in _WANTS:  # "Need the May note by Friday" drops its "I" as chat does: the speaker's too
+        return previous not in _FIRST_PERSON and not (not before and text in ("need", "need to"))
     if text in ("always", "never"):
         return previous not in _NEGATORS
     if text in _DO_NOT:  # "the hikes that do not meet ...": a description, not an order
@@ -204,6 +205,8 @@ def _imperative_verb(tokens: Any) -> Any | None:
         if token.is_punct or low in IMPERATIVE_LEADS or low in {"always", "never", "only", "do", "not", "n't"}:
             continue
         if low == "let":  # "Let's search ...": a suggestion, not an order
+            return None
+        if low in ("need", "want"):  # "Need the Q1 numbers": the speaker's own request, its "I" dropped
             return None
         if _heads_a_subject(tokens[at + 1:at + 8]):
             return None

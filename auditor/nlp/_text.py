@@ -52,15 +52,20 @@ class Masked:
 PLACEHOLDER_LEAD = "Xx"
 
 
-_MONTH_MAY = re.compile(r"(?<=[\s(]\d )May\b|(?<=[\s(]\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d{1,2}\b)")
+#: The month May: next to a day or a year ("by 30 May", "May 2", "May 2024"), capitalised after a
+#: lower-case word ("published in May", "need May GPU spend": the modal is written "may" there), or
+#: before a capitalised word that is no pronoun ("May GPU spend", not "May I").
+_MONTH_MAY = re.compile(r"(?<=[\s(]\d )May\b|(?<=[\s(]\d\d )May\b|(?<=\d(?:st|nd|rd|th) )May\b|\bMay(?= \d{1,2}\b)"
+                        r"|\bMay(?= (?:19|20)\d\d\b)|(?<=[a-z,] )May\b"
+                        r"|\bMay(?= (?!(?:I|We|You|They|He|She|It|Not|Be)\b)[A-Z])")
 
 
 _JUN = re.compile(r"\bJun\b")
 
 
 def months_apart(text: str) -> str:
-    """``text`` with the month May next to a number ("by 30 May", "May 2") written as another
-    month of the same length, so that no cue reader takes it for the modal."""
+    """``text`` with the month May (``_MONTH_MAY``) written as another month of the same length,
+    so that no cue reader takes it for the modal."""
     return _MONTH_MAY.sub("Jun", text)
 
 
