@@ -116,3 +116,15 @@ def test_an_imperative_whose_verb_restricts_is_a_rule_without_any_other_restrict
     assert _rules("Exclude archived accounts from the export.")
     assert _rules("Keep customer emails out of the summary.")
     assert not _rules("Summarise the archived accounts for the board.")
+
+
+def test_a_constraint_is_quoted_up_to_the_semicolon_after_its_cue(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="semicolon", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": ["writer"],
+         "content": "The editor must check every table reference against the PDF; final copy comes back "
+                    "to me by Wednesday 12:00."},
+        {"type": "message", "id": "m2", "sender": "writer", "recipients": ["editor"],
+         "content": "Please check every table reference against the PDF."},
+    ])
+    quotes = [f.upstream.text for f in _findings(constraint_check, trace, "semicolon/m2->editor") if f.upstream]
+    assert quotes == ["The editor must check every table reference against the PDF"], quotes

@@ -328,8 +328,12 @@ def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
 
 
 def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:
-    """The directive's own clause of the sentence, trimmed of a trailing conjunction."""
+    """The directive's own clause of the sentence, trimmed of a trailing conjunction. It ends at the
+    first semicolon after the cue, as the directive's keys do: in "the editor must check every
+    reference; final copy comes back to me by 12:00" the second clause is another rule or an aside."""
     start, end = directive.scope
+    semicolon = sentence.text.find(";", directive.cue_at + len(directive.cue), end)
+    end = semicolon if semicolon != -1 else end
     piece = re.sub(r"[\s,;:]+(?:and|but|or|so)?[\s,;:]*$", "", sentence.text[start:end])
     lead = len(piece) - len(piece.lstrip(" ,;:-\u2014"))
     piece = piece.strip(" ,;:-\u2014")
