@@ -18,13 +18,14 @@ def test_the_set_is_whole() -> None:
     assert files == sorted(f"holdout-{x}.json" for x in [*"abcdefghijklmnopqrstuvwxyz", "za", "zb", "zc", "zd", "ze",
                                                          "zf", "zg", "zh", "zi", "zj", "zk", "zl", "zm", "zn", "zo",
                                                          "zp", "zq", "zr", "zs", "zt", "zu", "zv", "zw", "zx", "zy",
-                                                         "xa", "xb", "xc", "xd", "xe", "xf"])
+                                                         "xa", "xb", "xc", "xd", "xe", "xf",
+                                                         "wa", "wb", "wc", "wd", "we", "wf"])
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 1290, "claims": 3500}[kind], s
+    assert s.decided >= {"constraints": 1430, "claims": 3900}[kind], s
     assert s.decided_exact >= {"constraints": 0.87, "claims": 0.80}[kind], s
 
 
