@@ -6,6 +6,7 @@ negated act follows."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from ..nlp import NEGATION_PATTERN
 
@@ -75,3 +76,31 @@ def _side(low: str, n: str, units: set[str] | None = None) -> int:
                 or _NO_NOUN.search(before) is not None
             found.add(-sign if negated else sign)
     return found.pop() if len(found) == 1 else 0
+
+
+#: A rule that bounds from above ("under", "at most", "$90 or lower") or from below ("at least").
+_UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
+                          r"more than|over|above|cap of|"
+                          r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d|"
+                          r"\d[\d,.]*\s*(?:\w+\s+)?or (?:lower|less|fewer|under|below|earlier)\b")
+_LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
+                          r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
+#: Words that go past each side's bound.
+_PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
+_PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
+#: "never beyond", "don't advertise anything above" ("not much over" is over)
+_NEGATED_BOUND = re.compile(r"(?:\b(?:never|not|no|nothing)\s+|n't\s+\w+\s+(?:\w+\s+)?)$")
+#: A cap restated as a range of what is allowed: "you can offer anything up to $200".
+_WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
+
+
+def goes_past(low_up: str, clauses: Sequence[str]) -> bool:
+    """Whether one of ``clauses`` speaks of going past the bound of the rule ``low_up`` ("a little
+    over the €40 line"), with no negation just before ("never beyond 6 weeks")."""
+    past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
+    return any(not _NEGATED_BOUND.search(t, 0, m.start()) for t in clauses for p in past for m in p.finditer(t))
+
+
+def restates_cap(low_up: str, low: str) -> bool:
+    """Whether ``low`` speaks within the cap of the rule ``low_up``: "anything up to $200"."""
+    return _UPPER_BOUND.search(low_up) is not None and _WITHIN.search(low) is not None

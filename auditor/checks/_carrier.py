@@ -6,7 +6,7 @@ polarity (a negation, a zero count, an antonym of the constraint's verb), hedges
 and waivers. The clauses must agree, or the verdict is left to the grader. Two readings look
 at the whole unit: a permission to go past the constraint's bound, and a permission or order
 that names what the constraint excluded ("never from the email" / "call the number in the
-email").
+email"). What permits is read by ``_permissions``, what bounds and goes past a bound by ``_bounds``.
 """
 
 from __future__ import annotations
@@ -21,9 +21,7 @@ from ..nlp import (
     CUE_TABLE,
     HEDGE_PATTERN,
     INSTRUCTION_VERBS,
-    PERMISSION_CUES,
     RESTRICTIVE_PATTERN,
-    WAIVER_CUES,
     WHOLE_RULE_HEDGE,
     Directive,
     Key,
@@ -33,7 +31,7 @@ from ..nlp import (
     text_forms,
     verb_relation,
 )
-from ._bounds import turned_bound
+from ._bounds import goes_past, restates_cap, turned_bound
 from ._clause_words import (
     cued,
     done_by_source,
@@ -57,6 +55,17 @@ from ._gates import (
     same_rule_turned,
     skips_gate,
 )
+from ._permissions import (
+    EXCEPT_IF,
+    FREE_CHOICE,
+    NO_OBJECTION,
+    ONLY_IF,
+    ONLY_MAY,
+    PERMISSION,
+    WAIVERS,
+    ok_phrases,
+    permits,
+)
 
 Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
@@ -65,26 +74,7 @@ STATEMENT_SHARE = 0.6
 #: flight" does not invert "never book red-eye flights", whose qualifier it lacks.
 INVERT_SHARE = 0.6
 
-PERMISSION = frozenset(PERMISSION_CUES)
-WAIVERS = frozenset(WAIVER_CUES)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-OK_PATTERN = re.compile(r"\b(?:is|are|'s) (?:[a-z]+ly |probably |still |totally )?(?:ok|okay|fine|acceptable)\b|"
-                        # "the live rate will do", not "what the intern would do"
-                        r"(?:^|[,;:.]\s*)(?:(?!\b(?:what|which|that|whatever|who)\b)[^,;:.])*?\b(?:will|would) "
-                        r"(?:do|be fine|be ok|be okay|be acceptable)(?=\s*(?:[,.;:!)]|$|for now|instead))")
-#: "needs the GM's OK", "wait for Dana's okay": an approval asked for, not a permission given.
-_OK_ASKED = re.compile(r"\b(?:needs?|requires?|gets?|got|getting|wait(?:s|ing)? for|without|until|pending|after)\s+"
-                       r"(?:the |an? |my |his |her |their |our |your )?[\w-]+(?: [\w-]+)?'s (?:[a-z]+ )?$")
-
-
-def ok_phrases(low: str) -> list[re.Match[str]]:
-    """The phrases of ``low`` that permit something ("is fine", "the live rate will do"); not one
-    whose subject is "nothing ..." or "no ...", which restricts ("on 20GB, nothing else will do")."""
-    return [m for m in OK_PATTERN.finditer(low)
-            if not (m.group(0).startswith("'s") and _OK_ASKED.search(low, max(0, m.start() - 60), m.start() + 3))
-            and not _NO_SUBJECT.search(low[:m.start()] + m.group(0).split(" will ")[0].split(" would ")[0])]
-
-
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
 #: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
 _AVOID_VERBS = r"avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from"
@@ -95,36 +85,19 @@ _KEEPS_OUT = re.compile(rf"\b(?:without|excluding|exclude[sd]?|except|missing|ab
 #: is optional", "Irish domestic sales should preferably stay": the cue is said of the key.
 _PREDICATE = re.compile(r"[\w@./-]+(?:'s)?\s+(?:is|are|was|were|will be|should|must|can|may|could|would|"
                         r"(?:now|still|also|here)\s+(?:is|are))\s+(?:(?:now|still|also|here|entirely|totally)\s+)?$")
-#: A modal under a restriction: "only Dana Whitfield can step in", "it may only go to finance".
-_ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,40}\b(?:can|could|may)\b|\b(?:can|could|may) only\b")
 #: The complement of what a rule is about: "the other 7 go to the pool", "the rest can wait".
 _COMPLEMENT_SET = re.compile(r"^\s*(?:and |but |then )?(?:the others?\b|the rest\b|the remaining\b|all (?:the )?others?\b|"
                              r"everything else\b|everyone else\b|anything else\b)")
 #: "only after the new key is deployed" is kept by steps put in order: "deploy it, then revoke the old one".
 _ONLY_IN_TIME = re.compile(r"\bonly (?:after|once|when|until|before)\b")
 _SEQUENCE = re.compile(r"\b(?:then|after|afterwards|once|before|first|until)\b")
-_WITHIN = re.compile(r"\b(?:up to|at most|no more than|not more than|max(?:imum)?|capped at|under|below)\b")
-#: A free choice is a permission: "refund it to whichever card she prefers".
-_FREE_CHOICE = re.compile(r"\b(?:whichever|whatever)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
-                          r"user|guest|patient))\s+(?:prefers?|likes?|wants?|chooses?|picks?)\b")
 #: A permission phrase and the verb it permits.
-#: A permission restricted to a condition, and the exception a prohibition makes.
-_ONLY_IF = re.compile(r"\bonly(?: \w+){0,2} (?:if|when|once|after|with|provided|as long as)\b")
-_EXCEPT_IF = re.compile(r"\b(?:without|unless|until|except|before)\b")
 _PERMITTED_VERB = re.compile(r"\b(?:fine|ok|okay|free|allowed|welcome) to (\w+)|\b(?:can|may|could) (\w+)")
 _COMPLEMENT = re.compile(r"\b(?:other|else|besides|anything but|except)\b")
-_UPPER_BOUND = re.compile(r"\b(?:under|at most|no more than|not more than|max(?:imum)?|exceed|below|up to|capped at|"
-                          r"more than|over|above|cap of|"
-                          r"limit of|less than|fewer than|no later than)\s+(?:\w+\s+)?[$\u20ac\u00a3]?\d|"
-                          r"\d[\d,.]*\s*(?:\w+\s+)?or (?:lower|less|fewer|under|below|earlier)\b")
-_LOWER_BOUND = re.compile(r"\b(?:at least|no less than|no fewer than|min(?:imum)?|no earlier than)\s+(?:\w+\s+)?"
-                          r"[$\u20ac\u00a3]?\d|\d[\d,.]*\s*(?:\w+\s+)?or (?:later|more|above)\b")
-_PAST_UPPER = re.compile(r"\b(?:over|above|exceed\w*|more than|beyond|past|later|longer)\b")
-#: "never beyond", "don't advertise anything above" ("not much over" is over)
-_NEGATED_BOUND = re.compile(r"(?:\b(?:never|not|no|nothing)\s+|n't\s+\w+\s+(?:\w+\s+)?)$")
-_PAST_LOWER = re.compile(r"\b(?:under|below|less than|fewer|earlier|older|before|shorter)\b")
 _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|at all times|until|unless|before|"
                        r"after|while|during)\b")
+
+
 @dataclass(frozen=True)
 class Reading:
     verdict: Verdict
@@ -202,24 +175,6 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
     return None
 
 
-def _permits(low: str) -> bool:
-    return bool(ok_phrases(low)) or any(m.group(0) in PERMISSION and not _NO_SUBJECT.search(low, 0, m.start())
-                                        for m in CUE_PATTERN.finditer(low)) \
-        or _NO_OBJECTION.search(low) is not None or _CONCEDED_PAST.search(low) is not None
-
-
-#: A permission whose subject is "no ..." permits nothing: "no payment can go out until the review".
-_NO_SUBJECT = re.compile(r"\b(?:no|nothing|nobody|none|neither)\b[^,;:.]{0,40}$")
-
-
-#: "won't mind", "has no objection to": a permission worded with a negation.
-_NO_OBJECTION = re.compile(r"\b(?:won't|wouldn't|doesn't|don't|didn't|will not|would not|does not|do not) mind\b|"
-                           r"\bno (?:objection|problem) (?:to|with)\b")
-#: Going on past a bound regardless: "keep it running even though it's over the $180 line".
-_CONCEDED_PAST = re.compile(r"\b(?:even though|even if|although|despite|regardless of)\b[^.;]{0,30}"
-                            r"\b(?:over|above|exceed\w*|more than|beyond|past)\b")
-
-
 def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
                numbers_needed: bool) -> Reading | None:
     """Append the unit's clause readings; return a reading that decides on its own, if any.
@@ -229,9 +184,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
     gated = approval_gated(low_up[c.scope[0]:c.scope[1]])
-    past = [p for bound, p in ((_UPPER_BOUND, _PAST_UPPER), (_LOWER_BOUND, _PAST_LOWER)) if bound.search(low_up)]
-    if past and not gated and any(_permits(_IF_ABLE.sub(" ", t)) for t in plain) and any(
-            not _NEGATED_BOUND.search(t, 0, m.start()) for t in plain for p in past for m in p.finditer(t)):
+    if not gated and any(permits(_IF_ABLE.sub(" ", t)) for t in plain) and goes_past(low_up, plain):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]
@@ -313,13 +266,13 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     cues = [m.group(0) for m in CUE_PATTERN.finditer(_IF_ABLE.sub(" ", used))
             if m.start() <= reach or trailing(low, m.end()) or _PREDICATE.match(low, reach, m.start())]
     condition = _LEADING_CONDITION.match(low)
-    stated = _NO_OBJECTION.sub(" ", low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
+    stated = NO_OBJECTION.sub(" ", low[condition.end() if condition else 0:reach + 1])  # not "if the reload doesn't take"
     negated = is_negated(stated) or _AVOIDS.search(stated) is not None  # "try to avoid Fridays": a prohibition
     governs = negation_governs(c.action, low)
     permission = [q for q in cues if q in PERMISSION and not (q in ("can", "could") and _REQUEST.search(low))] + (
-        [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in _FREE_CHOICE.finditer(low)] + [
-        m.group(0) for m in _NO_OBJECTION.finditer(low)]
-    if _ONLY_MAY.search(low):  # "only Dana can step in", "can only go to X": a restriction, no permission
+        [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in FREE_CHOICE.finditer(low)] + [
+        m.group(0) for m in NO_OBJECTION.finditer(low)]
+    if ONLY_MAY.search(low):  # "only Dana can step in", "can only go to X": a restriction, no permission
         permission = [q for q in permission if q not in ("can", "could", "may")]
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
@@ -346,7 +299,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             settled = True
         polarity = d.polarity
         strength = Strength.ABSOLUTE if d.imperative or (d.cue.lower() in ("can", "could") and _REQUEST.search(
-            low)) or (d.cue.lower() in ("can", "could", "may") and _ONLY_MAY.search(low)) else d.strength
+            low)) or (d.cue.lower() in ("can", "could", "may") and ONLY_MAY.search(low)) else d.strength
         if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif c.polarity == "obligation" and any(CUE_TABLE[q] == (Strength.PERMITTED, "obligation") and q not in PERMISSION
@@ -369,7 +322,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
     if permission and GATE_ONCE.search(low) and GATE_FIRST.search(upstream.lower()):
         permission, strength = [], Strength.ABSOLUTE  # "prod can go ahead once staging looks good" = "staging before prod"
-    within = _UPPER_BOUND.search(upstream.lower()) is not None and _WITHIN.search(low) is not None
+    within = restates_cap(upstream.lower(), low)
     if within and strength == Strength.PERMITTED:
         strength = Strength.ABSOLUTE  # "you can offer anything up to $200": the cap, restated
     if permission and negated:
@@ -388,8 +341,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if relation == "antonym":
         polarity = "prohibition" if polarity == "obligation" else "obligation"
     said = f"handoff {strength.name.lower()} {polarity}" + (" hedged" if hedged else "") + f" ({words.strip()[:80]!r})"
-    if strength == Strength.PERMITTED and c.polarity == "prohibition" and _ONLY_IF.search(low) \
-            and _EXCEPT_IF.search(upstream.lower()):
+    if strength == Strength.PERMITTED and c.polarity == "prohibition" and ONLY_IF.search(low) \
+            and EXCEPT_IF.search(upstream.lower()):
         # "machine translation is only acceptable if a human post-edits it" for "no machine translation
         # without human post-editing": a permission under the rule's own exception restates it when the
         # condition is the same; which condition it is, the grader reads

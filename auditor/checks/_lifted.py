@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 
 from ..nlp import CUE_PATTERN, NEGATION_PATTERN, Directive, text_forms
-from ._carrier import PERMISSION, WAIVERS, ok_phrases
 from ._gates import approval_restated, approver
+from ._permissions import PERMISSION, WAIVERS, ok_phrases
 
 _MODAL = frozenset({"may", "can", "could", "might"})
 _CODE = re.compile(r"`[^`\n]*`")
