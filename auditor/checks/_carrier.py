@@ -43,7 +43,7 @@ from ._clause_words import (
     reports_done,
     trailing,
 )
-from ._exclusions import excluded_words, excludes_by_bound, names_any
+from ._exclusions import asks_more_than, excluded_words, excludes_by_bound, names_any
 from ._gates import (
     GATE_DOWN,
     GATE_FIRST,
@@ -62,6 +62,7 @@ from ._permissions import (
     ONLY_IF,
     ONLY_MAY,
     PERMISSION,
+    RESTRICTED,
     WAIVERS,
     ok_phrases,
     permits,
@@ -214,6 +215,10 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
                 and not _KEEPS_OUT.search(low) and not RESTRICTIVE_PATTERN.search(low) and not reports_done(low) and (
                     relation_to(c.action, text) == "same" or ok_phrases(low)
                     or any(m.group(0) in PERMISSION for m in CUE_PATTERN.finditer(low))):
+            if asks_more_than(low_up):
+                return Reading("needs_semantic", f"the rule asks for more than what the handoff names ('not "
+                                                 f"just'); whether it settles for that alone needs the grader: "
+                                                 f"{text.strip()[:80]!r}")
             return Reading("inverted", f"inverted: {up} -> the handoff allows what it excluded ({text.strip()[:80]!r})")
         if _PLAN.match(_IF_ABLE.sub(" ", low)):
             continue  # "let's fetch the labels...", "I will ...": a plan, not a rule restated
@@ -273,7 +278,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         [m.group(0) for m in ok_phrases(low)]) + [m.group(0) for m in FREE_CHOICE.finditer(low)] + [
         m.group(0) for m in NO_OBJECTION.finditer(low)]
     if ONLY_MAY.search(low):  # "only Dana can step in", "can only go to X": a restriction, no permission
-        permission = [q for q in permission if q not in ("can", "could", "may")]
+        permission = [q for q in permission if q.strip() not in RESTRICTED]
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
@@ -299,7 +304,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             settled = True
         polarity = d.polarity
         strength = Strength.ABSOLUTE if d.imperative or (d.cue.lower() in ("can", "could") and _REQUEST.search(
-            low)) or (d.cue.lower() in ("can", "could", "may") and ONLY_MAY.search(low)) else d.strength
+            low)) or (d.cue.lower() in RESTRICTED and ONLY_MAY.search(low)) else d.strength
         if strength == Strength.PERMITTED and negated and d.cue.lower() in PERMISSION:
             strength, polarity = Strength.ABSOLUTE, "prohibition"  # "no other egress is allowed"
     elif c.polarity == "obligation" and any(CUE_TABLE[q] == (Strength.PERMITTED, "obligation") and q not in PERMISSION

@@ -11,6 +11,8 @@ from ..nlp import stem
 
 _EXCLUSION = re.compile(r"\b(?:not|never|no)\b\s+(?:by|to|from|via|through|with|in|on|the|a|an|any)?\s*(.{1,60}?)"
                         r"(?=[,;.\u2014]|$)")
+#: "not just the unit tests", "not only X": more than X is asked for; X itself is not excluded.
+_NOT_JUST = re.compile(r"\b(?:not|never)\s+(?:just|only|merely|simply|solely)\b")
 
 
 _BOUND = re.compile(r"\b(?:not|never|no)\s+(?:(?:more|less|fewer|later|earlier|longer|shorter|greater|higher|lower)\b|"
@@ -24,6 +26,14 @@ def excludes_by_bound(low_up: str) -> bool:
     the bounded thing ("fits on one slide") allows nothing excluded."""
     m = _EXCLUSION.search(low_up)
     return m is not None and _BOUND.match(low_up, m.start()) is not None
+
+
+def asks_more_than(low_up: str) -> bool:
+    """Whether the rule's exclusion is "not just X": a clause that names X may add the rest to it
+    ("the participant count as well as the trial count") or settle for X alone, which only the
+    grader can tell."""
+    m = _EXCLUSION.search(low_up)
+    return m is not None and _NOT_JUST.match(low_up, m.start()) is not None
 
 
 def names_any(words: Sequence[str], low: str) -> bool:

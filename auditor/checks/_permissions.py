@@ -28,8 +28,13 @@ NO_OBJECTION = re.compile(r"\b(?:won't|wouldn't|doesn't|don't|didn't|will not|wo
 #: Going on past a bound regardless: "keep it running even though it's over the $180 line".
 _CONCEDED_PAST = re.compile(r"\b(?:even though|even if|although|despite|regardless of)\b[^.;]{0,30}"
                             r"\b(?:over|above|exceed\w*|more than|beyond|past)\b")
-#: "only Dana can step in", "can only go to X": a restriction; its modal permits nothing.
-ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,40}\b(?:can|could|may)\b|\b(?:can|could|may) only\b")
+#: "only Dana can step in", "can only go to X", "only A, B or C are allowed": a restriction; its
+#: modal or its "allowed" permits nothing.
+ONLY_MAY = re.compile(r"\bonly\b[^,;.]{0,60}\b(?:can|could|may|(?:is|are) (?:allowed|permitted|accepted|acceptable))\b|"
+                      r"\b(?:can|could|may) only\b")
+#: The words of a permission that a restriction (``ONLY_MAY``) turns into an order.
+RESTRICTED = frozenset({"can", "could", "may", "allowed", "permitted", "accepted", "acceptable", "is allowed",
+                        "are allowed", "is permitted", "are permitted", "is acceptable", "are acceptable"})
 #: A free choice is a permission: "refund it to whichever card she prefers".
 FREE_CHOICE = re.compile(r"\b(?:whichever|whatever)\b[^.;,]{0,30}?\b(?:you|she|he|they|the (?:customer|client|"
                          r"user|guest|patient))\s+(?:prefers?|likes?|wants?|chooses?|picks?)\b")
