@@ -826,3 +826,12 @@ def test_numbers_written_the_continental_way(check: CheckFn) -> None:
     got = _verdicts(check, upstream, "Total budget €48.26m; social spending €14.1m, i.e. 29.2% of the total.")
     assert [v for _, v in got] == ["grounded", "grounded", "grounded"], got
     assert [q.text for q in quantities("requests 2.31.0 on 10.4.3.17")] == []  # a version, an address
+
+
+@pytest.mark.parametrize(("handoff", "kinds"), [
+    ("Step 1. Before removing her bindings, transfer ownership of the service account to Ravi, otherwise the "
+     "nightly pipeline breaks.", []),  # the consequence of an order not followed
+    ("Lint passed, otherwise clean.", ["result"]),  # "apart from that": still a claim
+])
+def test_what_happens_otherwise_asserts_nothing(handoff: str, kinds: list[str]) -> None:
+    assert [c.kind for c in extract_claims(handoff) if c.kind == "result"] == kinds

@@ -34,8 +34,11 @@ _HEDGE = re.compile(
     r"nice to have|if possible|where possible|if you can|prefer(?:ably)?|optional(?:ly)?|assum\w*|simulat\w*|"
     r"suppos\w*|hypothetical\w*|sample data|dummy|placeholder|mock\w*|let's say|imagine)\b",
     re.IGNORECASE)
+#: A condition, or the consequence of one not met ("otherwise the nightly pipeline breaks", not
+#: "otherwise clean"): asserts nothing.
 _CONDITION = re.compile(r"\b(?:if|unless|once|whether|in case|provided that|as soon as|before you|"
-                        r"when you|after you)\b", re.IGNORECASE)
+                        r"when you|after you|(?:otherwise|or else)(?= (?:the|it|we|you|they|this|that|there|he|she)\b))\b",
+                        re.IGNORECASE)
 _PLAN = re.compile(
     r"\b(?:I'll|I will|we'll|we will|I'm going to|we're going to|going to|plan to|I need to|"
     r"we need to|need to|needs to|have to|has to|must|mustn't|shall|can't|cannot|can|"
