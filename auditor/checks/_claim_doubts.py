@@ -83,6 +83,19 @@ class Parts:
     def crowds(self, claim: Claim) -> bool:
         return measure(claim, self._text) and self.part(claim) in self._crowded
 
+    def doubt(self, claim: Claim, verdict: str) -> str | None:
+        """Why a failure of ``claim`` is left to the grader, or None: it crowds its sentence part, it
+        is a title, or it is a forecast."""
+        if verdict in ("invented", "contradicted") and self.crowds(claim):
+            return ("its sentence gives other numbers, which it may be worked out from or stated with by steps "
+                    "the search does not follow")
+        if verdict == "invented" and self.titles(claim):
+            return ("it opens the handoff, naming the work item the message is about, which may have been opened "
+                    "or handed over outside the trace")
+        if verdict == "invented" and self.forecasts(claim):
+            return "it is said of what someone expects, plans or hopes, which the evidence need not hold yet"
+        return None
+
     def titles(self, claim: Claim) -> bool:
         """A ticket number the handoff opens with, as its title or its envelope's first value."""
         return claim.subkind == "ticket" and _TITLE_LEAD.fullmatch(self._text, 0, claim.start) is not None

@@ -173,18 +173,9 @@ class ClaimCheck:
         results = []
         for claim in claims:
             result = ground(claim, evidence)
-            if result.verdict in ("invented", "contradicted") and parts.crowds(claim):
-                result = Grounding("needs_semantic", f"{result.reason}; but its sentence gives other numbers, which "
-                                                     f"it may be worked out from or stated with by steps the search "
-                                                     f"does not follow: the grader decides", result.ref)
-            elif result.verdict == "invented" and parts.titles(claim):
-                result = Grounding("needs_semantic", f"{result.reason}; but it opens the handoff, naming the work "
-                                                     f"item the message is about, which may have been opened or "
-                                                     f"handed over outside the trace: the grader decides", result.ref)
-            elif result.verdict == "invented" and parts.forecasts(claim):
-                result = Grounding("needs_semantic", f"{result.reason}; but it is said of what someone expects, "
-                                                     f"plans or hopes, which the evidence need not hold yet: the "
-                                                     f"grader decides", result.ref)
+            doubt = parts.doubt(claim, result.verdict)
+            if doubt is not None:
+                result = Grounding("needs_semantic", f"{result.reason}; but {doubt}: the grader decides", result.ref)
             results.append(result)
         invented = [n for n, r in enumerate(results) if r.verdict == "invented"]
         for n in self._ordered(edge, [claims[n] for n in invented]):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..nlp import SPELLED_ALTERNATION, SPELLED_NUMBERS
+from ..nlp import SPELLED_NUMBER, SPELLED_NUMBERS, spelled_value
 
 _MONTHS = {m: i + 1 for i, m in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
@@ -38,11 +38,16 @@ CLOCK = re.compile(r"(?<![\d:.])(?P<h>[0-2]?\d)(?::(?P<m>[0-5]\d)(?::[0-5]\d(?:\
 _COMPOUND = re.compile(
     r"(?<![\w.])(?P<approx>~\s?|≈\s?|about\s+|around\s+|roughly\s+|approx(?:\.|imately)?\s+)?"
     r"(?=\d)(?:(?P<h>\d+)h)?(?:(?P<m>\d+)m(?!s|in|o))?(?:(?P<s>\d+(?:\.\d+)?)s)?(?![\w])", re.IGNORECASE)
+#: Numbers written the continental way: "48.260.000" (two dotted thousands groups or more, so never a
+#: version's "2.31.0"), and a decimal comma, read only before a percent sign ("29,2 %").
+_DOTTED_THOUSANDS = r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?"
+_DECIMAL_COMMA = r"\d+,\d{1,2}"
 NUMBER = re.compile(
     r"(?P<approx>~\s?|≈\s?|\babout\s+|\baround\s+|\broughly\s+|\bapprox(?:\.|imately)?\s+|\bnearly\s+|"
     r"\balmost\s+|\bsome\s+|\b(?:just|slightly|a little|a bit) (?:over|under|above|below|shy of)\s+)?"
     r"(?:(?<![A-Za-z])[A-Z]{1,2}(?=\$))?(?P<cur>[$€£¥]|\b(?:CHF|EUR|USD|GBP|JPY)\s?)?"
-    r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?(?P<num>\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?(?![.\d])|\d+,\d{1,2}(?=\s?%)|"
+    r"(?<![\w.,/^-])(?<![^\"]:)(?P<sign>[-−+])?"
+    rf"(?P<num>{_DOTTED_THOUSANDS}(?![.\d])|{_DECIMAL_COMMA}(?=\s?%)|"
     r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:_\d{3})+|\d+(?:\.\d+)?)"
     r"(?P<scale>[ \t]?(?:k|bn|m|M|B|million|billion|thousand)(?![a-zA-Z]))?"
     r"(?P<unit>[ \t]?(?:%|pp|percentage points?|percent|x\b|×|°[ \t]?[CF]|"
@@ -106,8 +111,7 @@ def _decimals_step(num: str) -> float:
     return 10.0 ** -len(num.split(".")[1]) if "." in num else 1.0
 
 
-SPELLED = re.compile(rf"\b(?P<word>{SPELLED_ALTERNATION})(?:-(?P<unit_word>one|two|three|"
-                     r"four|five|six|seven|eight|nine))?\s+(?P<unit>ns|ms|seconds?|minutes?|hours?|days?|weeks?|months?|"
+SPELLED = re.compile(rf"\b{SPELLED_NUMBER}\s+(?P<unit>ns|ms|seconds?|minutes?|hours?|days?|weeks?|months?|"
                      r"years?|percent)\b", re.IGNORECASE)
 
 
@@ -122,8 +126,7 @@ def spelled(text: str) -> list[Quantity]:
     a number in words."""
     out = []
     for m in SPELLED.finditer(text):
-        value = float(SPELLED_NUMBERS[m.group("word").lower()]
-                      + (SPELLED_NUMBERS[m.group("unit_word").lower()] if m.group("unit_word") else 0))
+        value = float(spelled_value(m))
         match = NUMBER.fullmatch(f"{value:g} {m.group('unit')}")
         q = _quantity(match) if match is not None else None
         if q is not None:
@@ -183,9 +186,7 @@ _PER = re.compile(r"/\s?(?:s|sec|min|h|hr|hour|d|day|wk|week|mo|month|yr|year|m|
                   r"request|call|user|person|head|night|piece|pc|kwh|mwh)\b", re.IGNORECASE)
 
 
-#: A number written the continental way: "48.260.000" (two dotted thousands groups or more, so never a
-#: version's "2.31.0"), and a decimal comma before a percent sign ("29,2 %").
-_CONTINENTAL = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d+,\d{1,2}")
+_CONTINENTAL = re.compile(rf"{_DOTTED_THOUSANDS}|{_DECIMAL_COMMA}")
 
 
 def _quantity(m: re.Match[str]) -> Quantity | None:

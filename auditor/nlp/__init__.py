@@ -11,7 +11,7 @@ from ._lexicon import (
     NEGATION_PATTERN,
     PERMISSION_CUES,
     RESTRICTIVE_PATTERN,
-    SPELLED_ALTERNATION,
+    SPELLED_NUMBER,
     SPELLED_NUMBERS,
     VERB_GROUPS,
     WAIVER_CUES,
@@ -19,13 +19,14 @@ from ._lexicon import (
     Polarity,
     Relation,
     Strength,
+    spelled_value,
     verb_relation,
 )
 from ._text import PLACEHOLDER_LEAD, mask, may_restored, months_apart, split_sentences, squash
 
 __all__ = [
     "CUE_PATTERN", "CUE_TABLE", "DEFAULT_DISABLE", "DEFAULT_PIPELINE", "HEDGE_PATTERN", "INSTRUCTION_VERBS", "NEGATION_PATTERN", "PERMISSION_CUES", "PLACEHOLDER_LEAD",
-    "RESTRICTIVE_PATTERN", "SPELLED_ALTERNATION", "SPELLED_NUMBERS", "VERB_GROUPS", "WAIVER_CUES", "WHOLE_RULE_HEDGE", "AnalyzerStats", "Directive", "Forms", "Key", "Polarity", "Relation",
+    "RESTRICTIVE_PATTERN", "SPELLED_NUMBER", "SPELLED_NUMBERS", "VERB_GROUPS", "WAIVER_CUES", "WHOLE_RULE_HEDGE", "AnalyzerStats", "Directive", "Forms", "Key", "Polarity", "Relation",
     "Sentence", "Strength", "TextAnalyzer", "clauses", "content_forms", "coverage", "key_positions", "months_apart",
-    "load_pipeline", "mask", "may_restored", "split_sentences", "squash", "stem", "text_forms", "verb_relation", "word_forms",
+    "load_pipeline", "mask", "may_restored", "split_sentences", "spelled_value", "squash", "stem", "text_forms", "verb_relation", "word_forms",
 ]

@@ -23,7 +23,7 @@ from typing import Literal
 import snowballstemmer
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from ._lexicon import SPELLED_ALTERNATION, SPELLED_NUMBERS, VERB_GROUPS
+from ._lexicon import SPELLED_NUMBER, VERB_GROUPS, spelled_value
 
 KeyKind = Literal["number", "code", "name", "action", "noun", "verb", "adj"]
 _WEIGHT: dict[KeyKind, float] = {"number": 2.0, "code": 2.0, "name": 2.0, "action": 1.0, "noun": 1.0,
@@ -36,8 +36,7 @@ _SCALE = {"k": 1e3, "thousand": 1e3, "million": 1e6, "bn": 1e9, "billion": 1e9}
 #: A number written as a word ("within one business day"); "one" after a determiner is a pronoun
 #: ("this one", "the one we kept") and counts nothing.
 _SPELLED = re.compile(r"(?<!\bthis )(?<!\bthat )(?<!\bthe )(?<!\bwhich )(?<!\beach )(?<!\bany )(?<!\bno )"
-                      rf"\b({SPELLED_ALTERNATION})(?:-(one|two|three|four|five|six|"
-                      r"seven|eight|nine))?\b", re.IGNORECASE)
+                      rf"\b{SPELLED_NUMBER}\b", re.IGNORECASE)
 
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -240,8 +239,7 @@ def text_forms(text: str) -> Forms:
     for m in NUMBER.finditer(text):
         forms.add(number_form(m.group(0)))
     for m in _SPELLED.finditer(text):
-        value = SPELLED_NUMBERS[m.group(1).lower()] + (SPELLED_NUMBERS[m.group(2).lower()] if m.group(2) else 0)
-        forms.add("#" + number_key(str(value)))
+        forms.add("#" + number_key(str(spelled_value(m))))
     return Forms(frozenset(forms), " ".join(text.lower().split()))
 
 

@@ -184,5 +184,12 @@ SPELLED_NUMBERS: dict[str, int] = {
                                    "seventeen", "eighteen", "nineteen", "twenty"))},
     "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
 }
-#: The alternation of ``SPELLED_NUMBERS``, longest first, for building patterns.
-SPELLED_ALTERNATION = "|".join(sorted(SPELLED_NUMBERS, key=len, reverse=True))
+#: A number written as words, for building patterns: ``word`` and, after a hyphen, ``unit_word``.
+SPELLED_NUMBER = (rf"(?P<word>{'|'.join(sorted(SPELLED_NUMBERS, key=len, reverse=True))})"
+                  r"(?:-(?P<unit_word>one|two|three|four|five|six|seven|eight|nine))?")
+
+
+def spelled_value(m: re.Match[str]) -> int:
+    """The value of a ``SPELLED_NUMBER`` match: "twenty-four" is 24."""
+    unit = m.group("unit_word")
+    return SPELLED_NUMBERS[m.group("word").lower()] + (SPELLED_NUMBERS[unit.lower()] if unit else 0)

@@ -22,9 +22,8 @@ from ._registry import Reading, register
 _NUMBER = r"\d(?:[\d,]*\d)?"  # "1,204", never the comma after it ("14, failed" counts nothing failed)
 _WORDS = r"passed|failed|errors?|skipped|xfailed|xpassed|deselected|total"
 #: "3 failed" or, as dotnet test and checkov print them, "Failed: 3" and "Failed checks: 3".
-_COUNT = re.compile(rf"({_NUMBER})\s+({_WORDS})\b|\b({_WORDS})(?:\s+(?:tests?|checks?))?:\s*({_NUMBER})\b",
-                    re.IGNORECASE)
-_LABELLED = rf"\b(?:{_WORDS})(?:\s+(?:tests?|checks?))?:\s*{_NUMBER}\b"
+_LABELLED = rf"\b({_WORDS})(?:\s+(?:tests?|checks?))?:\s*({_NUMBER})\b"
+_COUNT = re.compile(rf"({_NUMBER})\s+({_WORDS})\b|{_LABELLED}", re.IGNORECASE)
 #: A summary line of counts; jest's and vitest's lines for suites, files and snapshots count no tests.
 #: Counts written "Label: N" make a summary only two or more to a line ("Passed: 14, Failed: 2").
 _SUMMARY_LINE = re.compile(r"^(?!.*\b(?:Test Suites|Snapshots|Test Files)\b)"
