@@ -51,6 +51,19 @@ def test_several_constraints_in_one_sentence(analyzer: TextAnalyzer) -> None:
     assert [(g[0], g[1], g[2]) for g in got] == [("ABSOLUTE", "obligation", "use"), ("ABSOLUTE", "prohibition", "drop")]
 
 
+def test_a_joined_clause_with_its_own_subject_opens_the_rule(analyzer: TextAnalyzer) -> None:
+    text = "The write-up covers all three regions, and the summary must not exceed one page."
+    sentences = analyzer.sentences("test/joined", text)
+    [[rule]] = analyzer.directives(sentences)
+    assert text[rule.scope[0]:].startswith("the summary")
+    assert not any("regions" in k.forms for k in rule.keys)
+
+
+def test_is_to_states_an_obligation(analyzer: TextAnalyzer) -> None:
+    got = _directives(analyzer, "Refund letters are to be sent by registered post.")
+    assert got == [("ABSOLUTE", "obligation", "send", False, False)]
+
+
 @pytest.mark.parametrize("text", [
     "Shall we proceed?", "The terminal cannot modify your code.", "June doesn't always have 31 days.",
     "There may not be a writer for this quote.", "I ran it to ensure the output is correct.",

@@ -166,11 +166,22 @@ def _absorb_bounds(cues: list[_Cue], low: str) -> list[_Cue]:
     return out
 
 
-def _first_clause_start(low: str, cue_start: int) -> int:
+#: ", and the narrative must ...": a coordinated clause with a subject of its own
+_NEW_SUBJECT = re.compile(r",\s+(?:and|while|whereas)\s+(?=(?:the|a|an|this|that|these|those|each|every|all|any|our|"
+                          r"your|its|their|his|her)\s)")
+
+
+def _first_clause_start(doc: Any, low: str, cue_start: int) -> int:
     """Where the first directive's clause begins: after the last strong break before its cue
-    ("FYI, customers will get more later, but that's a later phase -- don't build X now")."""
+    ("FYI, customers will get more later, but that's a later phase -- don't build X now"), or
+    after ", and" opening a clause with its own subject when a verb comes before it ("The write-up
+    is to present the base case, and the narrative must not exceed two pages")."""
     breaks = [m.end() for m in _STRONG_BREAK.finditer(low, 0, cue_start)]
-    return breaks[-1] if breaks else 0
+    start = breaks[-1] if breaks else 0
+    joins = [m for m in _NEW_SUBJECT.finditer(low, start, cue_start) if "," not in low[m.end():cue_start]]
+    if joins and any(t.pos_ in ("VERB", "AUX") and start <= t.idx < joins[-1].start() for t in doc):
+        return joins[-1].end()
+    return start
 
 
 _CLAUSE_OPEN = re.compile(r"(?:;|:(?!\d)|[\u2014\u2013])\s*|\s-\s")
@@ -293,7 +304,7 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
     all_cues = _absorb_bounds(sorted(opening + cues, key=lambda c: c.start), low)
     cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
     out: list[Directive] = []
-    bounds = [_first_clause_start(low, all_cues[0].start) if all_cues else 0] + [
+    bounds = [_first_clause_start(doc, low, all_cues[0].start) if all_cues else 0] + [
         _clause_start(low, all_cues[k - 1].end, all_cues[k].start) for k in range(1, len(all_cues))]
     for k, cue in enumerate(all_cues):
         start = bounds[k]

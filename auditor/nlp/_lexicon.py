@@ -52,7 +52,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "required", "requires", "require", "needs", "need", "at most", "at least", "no more than", "no fewer than",
         "no less than", "not more than", "not less than", "capped at", "is capped", "are capped",
         "limited to", "is limited", "are limited", "no later than", "no earlier than",
-        "strictly", "exclusively",
+        "strictly", "exclusively", "is to", "are to",
     ),
     (Strength.RECOMMENDED, "prohibition"): (
         "should not", "shouldn't", "should never", "ought not", "avoid", "prefer not to", "better not",
