@@ -151,6 +151,20 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool
     return replace(chosen[0][1], units=used)
 
 
+#: Where one statement of a unit ends: a sentence end, a semicolon, a line break, or the end of
+#: a JSON item ("...", "..." or "key": 10, "...").
+_STATEMENT_END = re.compile(r"[.!?](?=\s|$)|;|\n|\"\s*[,}\]]|,\s*(?=\")")
+
+
+def _names_rule(c: Directive, whole: str, at: int) -> bool:
+    """Whether the statement of ``whole`` holding offset ``at`` names one of the rule's keys: a
+    hedge in a sentence, clause or JSON item of its own is said of something else ("References in
+    APA 7, please. Keep the background to about 600 words.")."""
+    start = max((m.end() for m in _STATEMENT_END.finditer(whole, 0, at)), default=0)
+    end = _STATEMENT_END.search(whole, at)
+    return bool(key_positions(whole[start:end.start() if end else len(whole)], c.keys))
+
+
 def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
     """A rule restated across the clauses of one unit, under a hedge or a weaker modal ("Each lesson
     should end with a few practice questions (3 is ideal)"): softened. Only for an obligation, a
@@ -167,10 +181,12 @@ def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
         cues = [m.group(0) for m in CUE_PATTERN.finditer(whole)]
         if any(q in PERMISSION or q in WAIVERS for q in cues) or ok_phrases(whole):
             continue
-        weaker = [q for q in cues if CUE_TABLE[q][0] == Strength.RECOMMENDED]
-        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not other_value(whole, m, rule_numbers)), None)
+        weaker = [m for m in CUE_PATTERN.finditer(whole) if CUE_TABLE[m.group(0)][0] == Strength.RECOMMENDED
+                  and _names_rule(c, whole, m.start())]
+        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not other_value(whole, m, rule_numbers)
+                      and _names_rule(c, whole, m.start())), None)
         if weaker or hedge:
-            said = weaker[0] if weaker else hedge.group(0) if hedge else ""
+            said = weaker[0].group(0) if weaker else hedge.group(0) if hedge else ""
             return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
                                        f"restated across clauses under {said!r}", units=(n,))
     return None
