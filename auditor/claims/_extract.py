@@ -12,7 +12,9 @@ Kinds:
 * ``path``, ``identifier``: code things named in prose or inline code;
 * ``number``: percentages, durations, sizes, counts, versions, commit hashes, ticket ids, URLs
   (a bare one-digit number or a year is not a claim);
-* ``fuzzy``: what someone wants or said ("the user wants it configurable"): no code can check it.
+* ``fuzzy``: what someone wants or said ("the user wants it configurable"): no code can check it;
+  of subkind ``hearsay``, a named party's word ("Finance has already signed off"), which
+  ``_hearsay`` checks only so far as whether the source could have seen the party at all.
 
 Markdown link targets (``[text](/wiki/Page)``) are references, not claims; the paths,
 identifiers and numbers of a plan ("I'll search site:example.org") or of a directive ("never
@@ -28,6 +30,7 @@ from dataclasses import replace
 from ..nlp import mask, split_sentences
 from ._actions import CHECK, ECHO, FAMILIES
 from ._claim import Claim, Polarity
+from ._hearsay import hearsay_claims
 from ._mood import non_assertive_spans, request_spans, shown_spans
 from ._number_claims import number_claims, pair_claims
 from ._parts import parts
@@ -266,6 +269,9 @@ def _sentence_claims(text: str, masked: str, numeric: str, s: int, e: int, activ
                              value=r.group("state").lower(), keys=subjects))
     for r in (_FUZZY.finditer(masked, s, e) if _FUZZY in active else ()):
         out.append(Claim("fuzzy", text[r.start():r.end()].rstrip(" ,"), r.start(), r.end(), sentence))
+    for claim in hearsay_claims(text, masked, s, e):
+        if not any(c.kind == "fuzzy" and c.start <= claim.start < c.end for c in out):
+            out.append(claim)
     for start, end in _beliefs(masked, s, e):
         if not any(c.kind == "fuzzy" and c.start <= start < c.end for c in out):
             out.append(Claim("fuzzy", text[start:end].rstrip(" ,"), start, end, sentence, subkind="belief"))

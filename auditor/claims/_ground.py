@@ -25,6 +25,7 @@ from ._actions import ground_action
 from ._claim import Claim
 from ._evidence import Evidence, command_of, quote_at, run_ref
 from ._headers import header_value
+from ._hearsay import ground_hearsay
 from ._numbers import ground_number
 from ._results import agrees, ground_result
 from ._rows import strong
@@ -39,6 +40,8 @@ def ground(claim: Claim, evidence: Evidence) -> Grounding:
 
 
 def _ground(claim: Claim, evidence: Evidence) -> Grounding:
+    if claim.subkind == "hearsay":
+        return ground_hearsay(claim, evidence)
     if claim.kind == "fuzzy":
         return Grounding("needs_semantic", "a statement about what someone wants or said: no code can check it")
     if claim.kind == "result":
