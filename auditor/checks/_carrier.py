@@ -74,6 +74,7 @@ STATEMENT_SHARE = 0.6
 #: Least share of a constraint's key weight a clause must carry to invert it: "Book the cheapest
 #: flight" does not invert "never book red-eye flights", whose qualifier it lacks.
 INVERT_SHARE = 0.6
+LIFT_SHARE = 0.3
 
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
@@ -107,6 +108,9 @@ class Reading:
     """The clause holds a cue, an imperative or a negation: it states a rule, not a fact."""
     units: tuple[int, ...] = ()
     """Which of the units read (by position) the verdict rests on."""
+    lifted: bool = False
+    """An inversion that lifts the rule (a permission, a waiver, a gate skipped), not an opposite
+    order: the permission itself says the rule no longer binds."""
     conflict: bool = False
     """needs_semantic because the clause contradicts itself or the constraint in a way the pass cannot
     resolve (a polarity about another action), not merely for lack of information."""
@@ -248,7 +252,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
             reading = replace(read_clause(c, upstream, text, inside, up, reach, names_excluded),
                               cued=bool(inside) or cued(text))
             share = sum(k.weight for k in found) / total
-            if reading.verdict == "inverted" and share < INVERT_SHARE:
+            if reading.verdict == "inverted" and share < (LIFT_SHARE if reading.lifted else INVERT_SHARE):
                 reading = Reading("needs_semantic", f"{reading.why}, but the clause carries too little of it to be sure")
             if reading.verdict == "kept" and not inside and not cued(text) and share < STATEMENT_SHARE:
                 continue  # a plain statement that only mentions the topic restates nothing
@@ -335,11 +339,11 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     elif not cues and turned_bound(upstream.lower(), low) is not None:  # "two descriptions run over 155 characters"
         return Reading("needs_semantic", "the handoff reports a value past the bound rather than passing the rule on")
     if skips_gate(upstream.lower(), low):
-        return Reading("inverted", f"inverted: {up} -> the handoff sends it straight on, past the step the rule puts "
+        return Reading("inverted", lifted=True, why=f"inverted: {up} -> the handoff sends it straight on, past the step the rule puts "
                                    f"first ({words.strip()[:80]!r})")
     if waived:
         if c.polarity == "obligation" and relation == "same":
-            return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})")
+            return Reading("inverted", f"inverted: {up} -> the handoff waives it ({waived[0]!r})", lifted=True)
         return Reading("needs_semantic", f"the handoff waives something ({waived[0]!r}); needs the semantic grader")
     if permission and GATE_ONCE.search(low) and GATE_FIRST.search(upstream.lower()):
         permission, strength = [], Strength.ABSOLUTE  # "prod can go ahead once staging looks good" = "staging before prod"
@@ -387,9 +391,9 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
             # nothing but the rule's own act ("Do not include the disclaimer" for "always include it")
             return Reading("needs_semantic", f"the handoff orders the opposite, but scopes or negates something "
                                              f"too, as a restatement in other words can: {up}, {said}", conflict=True)
-        return Reading("inverted", f"inverted: {up} -> {said}")
+        return Reading("inverted", f"inverted: {up} -> {said}", lifted=strength == Strength.PERMITTED and not hedged)
     if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
-        return Reading("inverted", f"inverted: {up} -> the handoff permits it")
+        return Reading("inverted", f"inverted: {up} -> the handoff permits it", lifted=not hedged)
     if hedged or strength < c.strength:
         return Reading("softened", f"softened: {up} -> {said}")
     if c.restrictive and c.polarity == "obligation" and not (
