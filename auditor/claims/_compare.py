@@ -79,6 +79,9 @@ def supports(claim: Quantity, evidence: Quantity) -> bool:
         readings = [evidence.written]
     if evidence.value < 0 < claim.value and "+" not in claim.text:
         readings = [abs(r) for r in readings]  # a debit of -18400.00 is "a $18,400.00 wire out"
+    if claim.side is not None:  # "just under 20 minutes" is not 20m58s, nor "nearly 40%" 40.3%
+        readings = [r for r in readings if (abs(r) <= abs(claim.value) if claim.side == "below"
+                                            else abs(r) >= abs(claim.value))]
     for value in readings:
         if abs(value - claim.value) <= allowed:
             return True

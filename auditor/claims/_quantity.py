@@ -101,6 +101,9 @@ class Quantity:
     #: A file's line number in tool output (``ledger.tf:41:``): where a row is, never the value of
     #: what the row names, so it may state a claim's number but not contradict one.
     locator: bool = False
+    #: The side of its number a hedged value lies on: "below" for "nearly", "almost", "just under",
+    #: "slightly below", "just shy of"; "above" for "just over", "slightly above".
+    side: str | None = None
 
     @property
     def bare(self) -> bool:
@@ -243,7 +246,17 @@ def _quantity(m: re.Match[str]) -> Quantity | None:
         # "6.2 mm/s", "12 strokes/min", "3 km/h": a rate, read as a bare number: no length, count or
         # duration can state it for certain ("3 files/folders" is no rate)
         family, noun, value, step = None, None, written, _decimals_step(num) * scale
-    return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written)
+    return Quantity(value, family, step, approx, start, end, m.string[start:end], noun, currency, written,
+                    side=_side(m.group("approx") or ""))
+
+
+_BELOW = re.compile(r"nearly|almost|(?:just|slightly|a little|a bit) (?:under|below|shy of)", re.IGNORECASE)
+_ABOVE = re.compile(r"(?:just|slightly|a little|a bit) (?:over|above)", re.IGNORECASE)
+
+
+def _side(approx: str) -> str | None:
+    """Which side of its number a hedge puts the value: "nearly 20 minutes" is under 20."""
+    return "below" if _BELOW.match(approx.strip()) else "above" if _ABOVE.match(approx.strip()) else None
 
 
 def dates(text: str, ambiguous: bool = False) -> list[tuple[int, int, tuple[int, int, int | None]]]:
