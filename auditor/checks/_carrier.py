@@ -378,6 +378,15 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if same_rule_turned(c.polarity, upstream.lower(), low, bool(permission)):
             polarity = c.polarity
         elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
+            if c.polarity == "prohibition" and strength == Strength.PERMITTED:
+                # "celery can go to 5.4 in the same PR" for "you must not upgrade celery in the same PR":
+                # whatever act it names, a permission among the rule's things lifts a prohibition
+                return Reading("inverted", f"inverted: {up} -> the handoff permits, among its things, what it "
+                                           f"forbids: {said}", lifted=True)
+            if c.polarity == "prohibition" and (hedged or strength == Strength.RECOMMENDED):
+                # "Try to keep the partner tier out of the main table" for "Do not document the partner
+                # tier": the rule put the other way round (its complement), and weakened
+                return Reading("softened", f"softened: {up} -> the rule put the other way round, weakened: {said}")
             return Reading("needs_semantic", f"the polarity differs, not clearly about the same action: {up}, {said}",
                            conflict=relation != "none")
     if polarity != c.polarity:
