@@ -6,15 +6,15 @@ polarity (a negation, a zero count, an antonym of the constraint's verb), hedges
 and waivers. The clauses must agree, or the verdict is left to the grader. Two readings look
 at the whole unit: a permission to go past the constraint's bound, and a permission or order
 that names what the constraint excluded ("never from the email" / "call the number in the
-email"). What permits is read by ``_permissions``, what bounds and goes past a bound by ``_bounds``.
+email"). What permits is read by ``_permissions``, what bounds and goes past a bound by ``_bounds``;
+a rule no clause carries alone, by ``_across``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import replace
 
 from ..nlp import (
     CUE_PATTERN,
@@ -31,6 +31,7 @@ from ..nlp import (
     text_forms,
     verb_relation,
 )
+from ._across import FENCED, hedged_across
 from ._bounds import goes_past, restates_cap, turned_bound
 from ._clause_words import (
     cued,
@@ -67,16 +68,17 @@ from ._permissions import (
     ok_phrases,
     permits,
 )
+from ._reading import Reading, Unit
 
-Verdict = Literal["kept", "fulfilled", "softened", "dropped", "inverted", "needs_semantic"]
 #: Least share of a constraint's key weight that a clause with no cue must carry to restate it.
 STATEMENT_SHARE = 0.6
 #: Least share of a constraint's key weight a clause must carry to invert it: "Book the cheapest
 #: flight" does not invert "never book red-eye flights", whose qualifier it lacks.
 INVERT_SHARE = 0.6
+#: The same for a permission, a waiver or a skipped gate, which lifts the rule itself: "Go ahead and
+#: send the claim to the supplier today" lifts "do not send anything to the supplier until ...".
 LIFT_SHARE = 0.3
 
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _IF_ABLE = re.compile(r"\b(?:if|what|whatever|as much as|as many as) (?:we|you|they|it|i) (?:can|could|may|might)\b")
 #: Verbs that forbid what they govern: "avoid Fridays", "steer clear of the pool".
 _AVOID_VERBS = r"avoid(?:s|ing)?|refrain(?:s|ing)? from|steer(?:ing)? clear of|stay(?:ing)? away from"
@@ -100,33 +102,6 @@ _STANDING = re.compile(r"\b(?:always|never|every|each|any|all|whenever|no|only|a
                        r"after|while|during)\b")
 
 
-@dataclass(frozen=True)
-class Reading:
-    verdict: Verdict
-    why: str
-    cued: bool = False
-    """The clause holds a cue, an imperative or a negation: it states a rule, not a fact."""
-    units: tuple[int, ...] = ()
-    """Which of the units read (by position) the verdict rests on."""
-    lifted: bool = False
-    """An inversion that lifts the rule (a permission, a waiver, a gate skipped), not an opposite
-    order: the permission itself says the rule no longer binds."""
-    conflict: bool = False
-    """needs_semantic because the clause contradicts itself or the constraint in a way the pass cannot
-    resolve (a polarity about another action), not merely for lack of information."""
-
-
-@dataclass(frozen=True)
-class Unit:
-    """One aligned stretch of the handoff: its text, its clauses (offsets into it), the
-    constraint's keys it carries, and its parsed directives with their cue offsets."""
-
-    words: str
-    spans: Sequence[tuple[int, int]]
-    hit: tuple[Key, ...]
-    parsed: Sequence[tuple[int, Directive]]
-
-
 def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool = True) -> Reading:
     """Read every aligned unit's clauses against constraint ``c`` (from sentence ``upstream``)
     and combine them: a decisive unit-level reading (a bound passed, an excluded alternative
@@ -140,7 +115,7 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool
             return replace(decided, units=(n,))
         readings[before:] = [(t, replace(r, units=(n,))) for t, r in readings[before:]]
     if not readings:
-        spread = _hedged_across(c, units)
+        spread = hedged_across(c, units)
         if spread is not None:
             return spread
         return Reading("needs_semantic", "no single clause carries it; needs the semantic grader")
@@ -155,52 +130,11 @@ def read_units(c: Directive, upstream: str, units: Sequence[Unit], numbers: bool
     return replace(chosen[0][1], units=used)
 
 
-#: Where one statement of a unit ends: a sentence end, a semicolon, a line break, or the end of
-#: a JSON item ("...", "..." or "key": 10, "...").
-_STATEMENT_END = re.compile(r"[.!?](?=\s|$)|;|\n|\"\s*[,}\]]|,\s*(?=\")")
-
-
-def _names_rule(c: Directive, whole: str, at: int) -> bool:
-    """Whether the statement of ``whole`` holding offset ``at`` names one of the rule's keys: a
-    hedge in a sentence, clause or JSON item of its own is said of something else ("References in
-    APA 7, please. Keep the background to about 600 words.")."""
-    start = max((m.end() for m in _STATEMENT_END.finditer(whole, 0, at)), default=0)
-    end = _STATEMENT_END.search(whole, at)
-    return bool(key_positions(whole[start:end.start() if end else len(whole)], c.keys))
-
-
-def _hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
-    """A rule restated across the clauses of one unit, under a hedge or a weaker modal ("Each lesson
-    should end with a few practice questions (3 is ideal)"): softened. Only for an obligation, a
-    unit that carries half of the rule's keys, and no permission, waiver or negation in it, which
-    could turn it the other way."""
-    if c.polarity != "obligation" or c.strength < Strength.ABSOLUTE:
-        return None
-    total = sum(k.weight for k in c.keys) or 1.0
-    rule_numbers = own_numbers(c)
-    for n, unit in enumerate(units):
-        whole = _FENCED.sub(" ", unit.words).lower()
-        if sum(k.weight for k in unit.hit) / total < 0.5 or is_negated(whole):
-            continue
-        cues = [m.group(0) for m in CUE_PATTERN.finditer(whole)]
-        if any(q in PERMISSION or q in WAIVERS for q in cues) or ok_phrases(whole):
-            continue
-        weaker = [m for m in CUE_PATTERN.finditer(whole) if CUE_TABLE[m.group(0)][0] == Strength.RECOMMENDED
-                  and _names_rule(c, whole, m.start())]
-        hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not other_value(whole, m, rule_numbers)
-                      and _names_rule(c, whole, m.start())), None)
-        if weaker or hedge:
-            said = weaker[0].group(0) if weaker else hedge.group(0) if hedge else ""
-            return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
-                                       f"restated across clauses under {said!r}", units=(n,))
-    return None
-
-
 def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str, Reading]],
                numbers_needed: bool) -> Reading | None:
     """Append the unit's clause readings; return a reading that decides on its own, if any.
     A clause is read only if it carries every number of the constraint (``numbers_needed``)."""
-    words = _FENCED.sub(lambda m: " " * len(m.group(0)), unit.words)
+    words = FENCED.sub(lambda m: " " * len(m.group(0)), unit.words)
     low_up = upstream.lower()
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]

@@ -68,7 +68,7 @@ from ..nlp import (
     text_forms,
 )
 from ..options import Options
-from ._carrier import Reading, Unit, read_units, unit_clauses
+from ._carrier import read_units, unit_clauses
 from ._constraint_align import (
     AlignUnit,
     aligned_units,
@@ -79,6 +79,7 @@ from ._constraint_align import (
 from ._constraint_sources import is_constraint, looks_imperative
 from ._finding import FailOrWarn, Finding, Status
 from ._lifted import lifted
+from ._reading import Reading, Unit
 from ._registry import CheckContext, CheckFn, register_check
 
 NAME = "edge-audit.constraints.v1"
