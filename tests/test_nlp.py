@@ -51,6 +51,13 @@ def test_several_constraints_in_one_sentence(analyzer: TextAnalyzer) -> None:
     assert [(g[0], g[1], g[2]) for g in got] == [("ABSOLUTE", "obligation", "use"), ("ABSOLUTE", "prohibition", "drop")]
 
 
+@pytest.mark.parametrize("text", ["That must be why a few of the counts look off.",
+                                  "It must be the old water heater again."])
+def test_must_be_infers_a_cause_or_a_recurrence(analyzer: TextAnalyzer, text: str) -> None:
+    [[rule]] = analyzer.directives(analyzer.sentences(f"test/{text}", text))
+    assert rule.epistemic
+
+
 def test_a_joined_clause_with_its_own_subject_opens_the_rule(analyzer: TextAnalyzer) -> None:
     text = "The write-up covers all three regions, and the summary must not exceed one page."
     sentences = analyzer.sentences("test/joined", text)

@@ -394,14 +394,20 @@ _HEARSAY = ("i'd guess", "i guess", "i'm guessing", "i am guessing", "i think", 
             "i reckon", "i bet", "i imagine", "i'd imagine", "surely")
 
 
+#: What "must be" infers rather than orders: a cause ("must be why", "must be down to") or a
+#: thing recognised once more ("must be the water heater again").
+_INFERRED = re.compile(r"\s+be\s+(?:why|because|due to|caused by|down to|(?:the|that|this)\b[^.;!?]*\bagain\b)")
 _HEARSAY_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HEARSAY) + r")\b")
 
 
 def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
-    """A cue used to infer, not to order: "must have been removed", "must be from the ORM, I'd
-    guess", a habitual or past "never"/"always", or a sentence of hearsay or guesswork."""
+    """A cue used to infer, not to order: "must have been removed", "must be why the counts are
+    off", "must be the water heater again", "must be from the ORM, I'd guess", a habitual or past
+    "never"/"always", or a sentence of hearsay or guesswork."""
     if _HEARSAY_PATTERN.search(low):
         return True
+    if cue.text in ("must", "has to", "have to") and _INFERRED.match(low, cue.end):
+        return True  # "that must be why the counts look off", "it must be the keychain migration again"
     after = low[cue.end:].split()
     if cue.text in ("must", "has to", "have to") and after[:1] == ["have"] and len(after) > 1 and (
             after[1] == "been" or action is not None and action.tag_ == "VBN" and after[1] == action.lower_):
