@@ -20,17 +20,17 @@ def test_the_set_is_whole() -> None:
                                                          "zp", "zq", "zr", "zs", "zt", "zu", "zv", "zw", "zx", "zy",
                                                          "xa", "xb", "xc", "xd", "xe", "xf",
                                                          "wa", "wb", "wc", "wd", "we", "wf", "va", "vb", "vc",
-                                                         "ua", "ub", "uc"])
+                                                         "ua", "ub", "uc", "ta", "tb", "tc", "td", "te", "tf"])
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 1560, "claims": 4300}[kind], s
+    assert s.decided >= {"constraints": 1800, "claims": 4700}[kind], s
     assert s.decided_exact >= {"constraints": 0.87, "claims": 0.80}[kind], s
 
 
 def test_a_lost_constraint_or_a_bad_claim_the_passes_report_is_real(scores: dict[str, Score]) -> None:
     assert scores["constraints"].precision >= 0.89, scores["constraints"]
-    assert scores["claims"].precision >= 0.81, scores["claims"]
+    assert scores["claims"].precision >= 0.83, scores["claims"]
 
