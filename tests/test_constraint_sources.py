@@ -128,3 +128,14 @@ def test_a_constraint_is_quoted_up_to_the_semicolon_after_its_cue(constraint_che
     ])
     quotes = [f.upstream.text for f in _findings(constraint_check, trace, "semicolon/m2->editor") if f.upstream]
     assert quotes == ["The editor must check every table reference against the PDF"], quotes
+
+
+def test_a_constraint_is_quoted_up_to_a_dash_after_its_cue(constraint_check: CheckFn) -> None:
+    trace = _trace(trace_id="dash", events=[
+        {"type": "message", "id": "m1", "sender": "user", "recipients": ["loader"],
+         "content": "Never run the backfill on the bi-prod warehouse — analysts' dashboards run there."},
+        {"type": "message", "id": "m2", "sender": "loader", "recipients": ["runner"],
+         "content": "Run the backfill on the bi-prod warehouse if etl-backfill is busy, that's fine."},
+    ])
+    quotes = [f.upstream.text for f in _findings(constraint_check, trace, "dash/m2->runner") if f.upstream]
+    assert quotes == ["Never run the backfill on the bi-prod warehouse"], quotes

@@ -328,13 +328,20 @@ def _for_receiver(constraint: Constraint, edge: Edge) -> bool:
     return _PASS_ON.search(constraint.origin.lower()) is not None
 
 
+_ASIDE = re.compile(r"\s[\u2014\u2013-]\s")
+
+
 def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:
     """The directive's own clause of the sentence, trimmed of a trailing conjunction. It ends at the
-    first semicolon after the cue, as the directive's keys do: in "the editor must check every
-    reference; final copy comes back to me by 12:00" the second clause is another rule or an aside."""
+    first semicolon or dash after the cue, as the directive's keys do: in "the editor must check every
+    reference; final copy comes back to me by 12:00" the second clause is another rule or an aside,
+    and in "never the bi-prod one — analysts' dashboards run there" a reason."""
     start, end = directive.scope
-    semicolon = sentence.text.find(";", directive.cue_at + len(directive.cue), end)
+    after = directive.cue_at + len(directive.cue)
+    semicolon = sentence.text.find(";", after, end)
     end = semicolon if semicolon != -1 else end
+    dash = _ASIDE.search(sentence.text, after, end)  # "never the bi-prod one — analysts' dashboards run there"
+    end = dash.start() if dash is not None else end
     piece = re.sub(r"[\s,;:]+(?:and|but|or|so)?[\s,;:]*$", "", sentence.text[start:end])
     lead = len(piece) - len(piece.lstrip(" ,;:-\u2014"))
     piece = piece.strip(" ,;:-\u2014")
