@@ -38,6 +38,7 @@ def test_bullets_and_headings_split_into_sentences() -> None:
     ("Only edit vendor/.", ("ABSOLUTE", "obligation", "edit", True, False)),
     ("Prefer keeping vendor/ stable where possible.", ("RECOMMENDED", "obligation", "keep", False, True)),
     ("You may edit vendor/.", ("PERMITTED", "obligation", "edit", False, False)),
+    ("Nothing from that room may ship until QA releases it.", ("ABSOLUTE", "prohibition", "ship", False, False)),
     ("Feel free to edit vendor/.", ("PERMITTED", "obligation", "edit", False, False)),
     ("Under no circumstances edit vendor/.", ("ABSOLUTE", "prohibition", "edit", False, False)),
     ("Editing vendor/ is not allowed.", ("ABSOLUTE", "prohibition", "edit", False, False)),

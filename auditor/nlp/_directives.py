@@ -118,6 +118,7 @@ def _find_cues(low: str) -> list[_Cue]:
         if not any(c.start <= start < c.end for c in cues):
             cues.append(_Cue(start, no.end(), no.group("word"), Strength.ABSOLUTE, "prohibition"))
     cues.sort(key=lambda c: c.start)
+    cues = _unpermitted(cues, low)
     merged: list[_Cue] = []
     for cue in cues:
         if merged and cue.start - merged[-1].end <= _MERGE_GAP and not _has_word_between(low, merged[-1], cue):
@@ -129,6 +130,27 @@ def _find_cues(low: str) -> list[_Cue]:
         else:
             merged.append(cue)
     return merged
+
+
+_NO_WORDS = frozenset({"no", "nothing", "none", "nobody", "no one"})
+_MODAL_PERMISSIONS = frozenset({"may", "can", "could", "is allowed", "are allowed", "allowed to", "is permitted",
+                                "are permitted", "permitted to"})
+_PERMITTED_AFTER_NO = 60  # how far after "no ..." its "may" can stand ("Nothing from that room may ship")
+
+
+def _unpermitted(cues: list[_Cue], low: str) -> list[_Cue]:
+    """A permission whose subject is "no ..." permits nothing: "Nothing from that room may ship
+    until QA releases it", "No payment can go out before ..." forbid. The "no" cue's prohibition
+    covers the clause, whose verb is the permission's; the permission opens no rule of its own."""
+    out: list[_Cue] = []
+    for cue in cues:
+        lead = out[-1] if out else None
+        if lead is not None and lead.text.lower() in _NO_WORDS and cue.text in _MODAL_PERMISSIONS \
+                and cue.start - lead.end <= _PERMITTED_AFTER_NO and not _STRONG_BREAK.search(low, lead.end, cue.start) \
+                and not re.search(r"[.;,!?]", low[lead.end:cue.start]):
+            continue
+        out.append(cue)
+    return out
 
 
 def _has_word_between(low: str, a: _Cue, b: _Cue) -> bool:
