@@ -104,3 +104,31 @@ def goes_past(low_up: str, clauses: Sequence[str]) -> bool:
 def restates_cap(low_up: str, low: str) -> bool:
     """Whether ``low`` speaks within the cap of the rule ``low_up``: "anything up to $200"."""
     return _UPPER_BOUND.search(low_up) is not None and _WITHIN.search(low) is not None
+
+
+_BOUND_VALUE = re.compile(r"[$\u20ac\u00a3]?(\d[\d,]*(?:\.\d+)?)(?:\s*([a-z%]+))?")
+_NOT_UNITS = ("if", "when", "for", "and", "or", "but", "on", "in", "at", "as", "so", "then", "by", "while", "until")
+#: A value set: "bump to 5", "go up to 10", "fine at 6".
+_SET_TO = re.compile(r"\b(?:to|at)\s+[$\u20ac\u00a3]?$")
+
+
+def passes_value(low_up: str, unit_text: str, clause: str) -> bool:
+    """Whether ``clause`` sets a value past the rule's bound, in the bound's own unit: "feel free
+    to bump to 5" for "max 3 retries" (the unit, "retries", named anywhere in ``unit_text``)."""
+    for bound, sign in ((_UPPER_BOUND, 1), (_LOWER_BOUND, -1)):
+        m = bound.search(low_up)
+        if m is None:
+            continue
+        value = _BOUND_VALUE.match(low_up, m.start() if m.group(0)[:1].isdigit() else m.end() - 1)
+        if value is None:
+            continue
+        limit, unit = float(value.group(1).replace(",", "")), value.group(2)
+        if unit is None or unit in _NOT_UNITS or unit.rstrip("s") not in unit_text:
+            continue  # a bound of no named unit: which number of the clause it would be is unknown
+        for x in _BOUND_VALUE.finditer(clause):
+            if x.group(2) not in (None, unit, *_NOT_UNITS) or not _SET_TO.search(clause, 0, x.start()) \
+                    or clause[x.end(1):x.end(1) + 1] == ":":
+                continue
+            if sign * (float(x.group(1).replace(",", "")) - limit) > 0:
+                return True
+    return False

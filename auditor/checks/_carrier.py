@@ -32,7 +32,7 @@ from ..nlp import (
     verb_relation,
 )
 from ._across import FENCED, hedged_across
-from ._bounds import goes_past, restates_cap, turned_bound
+from ._bounds import goes_past, passes_value, restates_cap, turned_bound
 from ._clause_words import (
     cued,
     done_by_source,
@@ -139,7 +139,8 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     up = f"upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r})"
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
     gated = approval_gated(low_up[c.scope[0]:c.scope[1]])
-    if not gated and any(permits(_IF_ABLE.sub(" ", t)) for t in plain) and goes_past(low_up, plain):
+    if not gated and (any(permits(_IF_ABLE.sub(" ", t)) for t in plain) and goes_past(low_up, plain) or any(
+            permits(_IF_ABLE.sub(" ", t)) and passes_value(low_up, words.lower(), t) for t in plain)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]

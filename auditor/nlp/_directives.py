@@ -89,6 +89,9 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
         return previous != "to"
     if text in _WANTS:  # "Need the May note by Friday" drops its "I" as chat does: the speaker's too
         return previous not in _FIRST_PERSON and not (not before and text in ("need", "need to"))
+    if text in _SHORT_BOUNDS:  # "max 150 characters per caption", "42 characters max": not "the max CPU was 93%"
+        return _BOUND_NUMBER_AFTER.match(low, start + len(text)) is not None \
+            or _BOUND_NUMBER_BEFORE.search(low, max(0, start - 40), start) is not None
     if text in ("always", "never"):
         return previous not in _NEGATORS
     if text in _DO_NOT:  # "the hikes that do not meet ...": a description, not an order
@@ -96,6 +99,9 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
     return True
 
 
+_SHORT_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
+_BOUND_NUMBER_AFTER = re.compile(r"\.?\s*(?:of\s+)?[$\u20ac\u00a3~]?\d")
+_BOUND_NUMBER_BEFORE = re.compile(r"\d[\d,.]*\s*[a-z%]*(?:\s+[a-z]+)?\s*$")
 _PARTICIPLES = frozenset({"done", "sent", "made", "shown", "given", "paid", "kept", "held", "sold", "run", "set", "put",
                           "shared", "used", "left", "told", "read", "built", "spent", "bought", "brought"})
 _DO_NOT = frozenset({"do not", "don't", "did not", "didn't"})
@@ -174,6 +180,7 @@ _STRONG_BREAK = re.compile(r"[;:]\s|\s[\u2014\u2013-]\s|,\s*(?:but|so)\s|\sbut\s
 
 
 _BOUND_CUES = frozenset({"at least", "at most", "no more than", "no fewer than", "no less than", "not more than",
+                         "max", "maximum", "min", "minimum", "at or below", "at or above",
                          "not less than", "up to", "capped at", "limited to", "no later than", "no earlier than"})
 
 

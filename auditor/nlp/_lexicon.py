@@ -53,7 +53,7 @@ _CUES: dict[tuple[Strength, Polarity], tuple[str, ...]] = {
         "no less than", "not more than", "not less than", "capped at", "is capped", "are capped",
         "limited to", "is limited", "are limited", "no later than", "no earlier than",
         "strictly", "exclusively", "is to", "are to",
-        "hard cap", "hard limit",
+        "hard cap", "hard limit", "max", "maximum", "min", "minimum", "at or below", "at or above",
     ),
     (Strength.RECOMMENDED, "prohibition"): (
         "should not", "shouldn't", "should never", "ought not", "avoid", "prefer not to", "better not",
