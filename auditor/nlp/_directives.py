@@ -14,15 +14,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ._align import GENERIC_NOUNS, NUMBER, Key, code_key, is_light, name_key, number_key_of, word_key
+from ._cues import STRONG_BREAK, Cue, find_cues
 from ._lexicon import (
-    CUE_PATTERN,
-    CUE_TABLE,
     HEDGE_PATTERN,
     IMPERATIVE_LEADS,
     INSTRUCTION_VERBS,
     KNOWN_VERBS,
     NEGATION_PATTERN,
-    NO_NOUN_PATTERN,
     RESTRICTIVE_PATTERN,
     Polarity,
     Strength,
@@ -30,7 +28,6 @@ from ._lexicon import (
 from ._text import verb_forms
 
 Lemmatize = Callable[[Any], str]
-_MERGE_GAP = 14
 
 
 @dataclass(frozen=True)
@@ -56,115 +53,6 @@ class Directive:
         return not self.imperative or self.restrictive
 
 
-@dataclass(frozen=True)
-class _Cue:
-    start: int
-    end: int
-    text: str
-    strength: Strength
-    polarity: Polarity
-
-
-_CAPABILITY = frozenset({"cannot", "can't", "can not", "may not"})
-_NEGATORS = frozenset({"not", "doesn't", "don't", "isn't", "aren't", "won't", "wasn't", "weren't"})
-_PURPOSE = frozenset({"ensure", "make sure"})
-_PERSONS = frozenset({"you"})
-#: "I need a literature scan" is a request of the speaker's, not an order to pass on; so is "Need
-#: a literature scan", its "I" dropped.
-_WANTS = frozenset({"need", "needs", "need to", "needs to", "require", "requires"})
-_FIRST_PERSON = frozenset({"i", "we", "i'd", "we'd", "i'll", "we'll"})
-
-
-def _is_directive_cue(low: str, start: int, text: str) -> bool:
-    """Drop cue words used descriptively: "the terminal cannot ..." or "there may not be ..."
-    (a capability or a possibility, not an order), "to ensure ..." (a purpose clause) and
-    "doesn't always ..." (a negated frequency)."""
-    before = low[:start].split()
-    previous = before[-1] if before else ""
-    if text in _CAPABILITY:  # an order when addressed to "you", or a rule in the passive ("cannot be approved")
-        after = low[start + len(text):].split()[:2]
-        passive = len(after) == 2 and after[0] == "be" and (after[1].endswith(("ed", "en")) or after[1] in _PARTICIPLES)
-        return not before or previous in _PERSONS or passive
-    if text in _PURPOSE:
-        return previous != "to"
-    if text in _WANTS:  # "Need the May note by Friday" drops its "I" as chat does: the speaker's too
-        return previous not in _FIRST_PERSON and not (not before and text in ("need", "need to"))
-    if text in _SHORT_BOUNDS:  # "max 150 characters per caption", "42 characters max": not "the max CPU was 93%"
-        return _BOUND_NUMBER_AFTER.match(low, start + len(text)) is not None \
-            or _BOUND_NUMBER_BEFORE.search(low, max(0, start - 40), start) is not None
-    if text in ("always", "never"):
-        return previous not in _NEGATORS
-    if text in _DO_NOT:  # "the hikes that do not meet ...": a description, not an order
-        return previous not in _SUBJECTS and not (previous.endswith("s") and previous not in _PERSONS)
-    return True
-
-
-_SHORT_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
-_BOUND_NUMBER_AFTER = re.compile(r"\.?\s*(?:of\s+)?[$\u20ac\u00a3~]?\d")
-_BOUND_NUMBER_BEFORE = re.compile(r"\d[\d,.]*\s*[a-z%]*(?:\s+[a-z]+)?\s*$")
-_PARTICIPLES = frozenset({"done", "sent", "made", "shown", "given", "paid", "kept", "held", "sold", "run", "set", "put",
-                          "shared", "used", "left", "told", "read", "built", "spent", "bought", "brought"})
-_DO_NOT = frozenset({"do not", "don't", "did not", "didn't"})
-_SUBJECTS = frozenset({"that", "which", "who", "they", "we", "it", "he", "she", "i", "those", "these", "people",
-                       "users", "customers", "things", "ones"})
-
-
-_REPORTED_AFTER_NO = re.compile(r"[^.;:!?]{0,80}?\b(?:(?:has|have|had)\b(?!\s+to\b)|was|were|did)\b")
-
-
-def _find_cues(low: str) -> list[_Cue]:
-    cues = [
-        _Cue(m.start(), m.end(), m.group(0), *CUE_TABLE[m.group(0)]) for m in CUE_PATTERN.finditer(low)
-        if _is_directive_cue(low, m.start(), m.group(0))
-    ]
-    for no in NO_NOUN_PATTERN.finditer(low):
-        if _REPORTED_AFTER_NO.match(low, no.end()):
-            continue  # "None of the pods have restarted", "No secrets were found": a report, not a rule
-        start = no.start("word")
-        if not any(c.start <= start < c.end for c in cues):
-            cues.append(_Cue(start, no.end(), no.group("word"), Strength.ABSOLUTE, "prohibition"))
-    cues.sort(key=lambda c: c.start)
-    cues = _unpermitted(cues, low)
-    merged: list[_Cue] = []
-    for cue in cues:
-        if merged and cue.start - merged[-1].end <= _MERGE_GAP and not _has_word_between(low, merged[-1], cue):
-            prev = merged[-1]
-            merged[-1] = _Cue(
-                prev.start, cue.end, low[prev.start:cue.end], prev.strength,
-                "prohibition" if "prohibition" in (prev.polarity, cue.polarity) else "obligation",
-            )
-        else:
-            merged.append(cue)
-    return merged
-
-
-_NO_WORDS = frozenset({"no", "nothing", "none", "nobody", "no one"})
-_MODAL_PERMISSIONS = frozenset({"may", "can", "could", "is allowed", "are allowed", "allowed to", "is permitted",
-                                "are permitted", "permitted to"})
-_PERMITTED_AFTER_NO = 60  # how far after "no ..." its "may" can stand ("Nothing from that room may ship")
-
-
-def _unpermitted(cues: list[_Cue], low: str) -> list[_Cue]:
-    """A permission whose subject is "no ..." permits nothing: "Nothing from that room may ship
-    until QA releases it", "No payment can go out before ..." forbid. The "no" cue's prohibition
-    covers the clause, whose verb is the permission's; the permission opens no rule of its own."""
-    out: list[_Cue] = []
-    for cue in cues:
-        lead = out[-1] if out else None
-        if lead is not None and lead.text.lower() in _NO_WORDS and cue.text in _MODAL_PERMISSIONS \
-                and cue.start - lead.end <= _PERMITTED_AFTER_NO and not _STRONG_BREAK.search(low, lead.end, cue.start) \
-                and not re.search(r"[.;,!?]", low[lead.end:cue.start]):
-            continue
-        out.append(cue)
-    return out
-
-
-def _has_word_between(low: str, a: _Cue, b: _Cue) -> bool:
-    between = low[a.end:b.start].split()
-    return any(w not in {"also", "still", "ideally", "really", "absolutely", "strictly", "definitely", "be", "been"}
-               for w in between)
-
-
 def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
     """Where the clause of a later cue begins: after the last clause break before it."""
     gap = low[prev_end:cue_start]
@@ -176,20 +64,17 @@ def _clause_start(low: str, prev_end: int, cue_start: int) -> int:
     return prev_end + best if best != -1 else cue_start
 
 
-_STRONG_BREAK = re.compile(r"[;:]\s|\s[\u2014\u2013-]\s|,\s*(?:but|so)\s|\sbut\s")
-
-
 _BOUND_CUES = frozenset({"at least", "at most", "no more than", "no fewer than", "no less than", "not more than",
                          "max", "maximum", "min", "minimum", "at or below", "at or above",
                          "not less than", "up to", "capped at", "limited to", "no later than", "no earlier than"})
 
 
-def _absorb_bounds(cues: list[_Cue], low: str) -> list[_Cue]:
+def _absorb_bounds(cues: list[Cue], low: str) -> list[Cue]:
     """A bound after another cue of the same clause qualifies that directive ("Keep the
     snapshots for at least 30 days"): it opens no directive of its own."""
-    out: list[_Cue] = []
+    out: list[Cue] = []
     for cue in cues:
-        if out and cue.text in _BOUND_CUES and not _STRONG_BREAK.search(low, out[-1].end, cue.start):
+        if out and cue.text in _BOUND_CUES and not STRONG_BREAK.search(low, out[-1].end, cue.start):
             continue
         out.append(cue)
     return out
@@ -205,7 +90,7 @@ def _first_clause_start(doc: Any, low: str, cue_start: int) -> int:
     ("FYI, customers will get more later, but that's a later phase -- don't build X now"), or
     after ", and" opening a clause with its own subject when a verb comes before it ("The write-up
     is to present the base case, and the narrative must not exceed two pages")."""
-    breaks = [m.end() for m in _STRONG_BREAK.finditer(low, 0, cue_start)]
+    breaks = [m.end() for m in STRONG_BREAK.finditer(low, 0, cue_start)]
     start = breaks[-1] if breaks else 0
     joins = [m for m in _NEW_SUBJECT.finditer(low, start, cue_start) if "," not in low[m.end():cue_start]]
     if joins and any(t.pos_ in ("VERB", "AUX") and start <= t.idx < joins[-1].start() for t in doc):
@@ -326,9 +211,9 @@ def directives(doc: Any, sentence: str, low: str, masked_spans: list[tuple[str, 
     ``lemmatize`` computes a token's lemma when the pipeline did not (``token.lemma_`` otherwise)."""
     if sentence.rstrip().endswith("?"):
         return ()
-    cues = _find_cues(low)
+    cues = find_cues(low)
     verbs = {v.idx: v for v in _imperative_verbs(doc, low)}
-    opening = [_Cue(idx, idx, "<imperative>", Strength.ABSOLUTE, "obligation") for idx in verbs
+    opening = [Cue(idx, idx, "<imperative>", Strength.ABSOLUTE, "obligation") for idx in verbs
                if not any(c.start <= idx <= c.end + 12 for c in cues)]
     all_cues = _absorb_bounds(sorted(opening + cues, key=lambda c: c.start), low)
     cue_words = {w for c in all_cues for w in c.text.split()} | {"only"}
@@ -429,7 +314,7 @@ _INFERRED = re.compile(r"\s+be\s+(?:why|because|due to|caused by|down to|(?:the|
 _HEARSAY_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HEARSAY) + r")\b")
 
 
-def _epistemic(doc: Any, low: str, cue: _Cue, action: Any | None) -> bool:
+def _epistemic(doc: Any, low: str, cue: Cue, action: Any | None) -> bool:
     """A cue used to infer, not to order: "must have been removed", "must be why the counts are
     off", "must be the water heater again", "must be from the ORM, I'd guess", a habitual or past
     "never"/"always", or a sentence of hearsay or guesswork."""
