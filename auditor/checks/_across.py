@@ -3,6 +3,7 @@ hedge or a weaker modal stands in a statement that names one of the rule's keys.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 
@@ -18,13 +19,17 @@ FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _STATEMENT_END = re.compile(r"[.!?](?=\s|$)|;|\n|\"\s*[,}\]]|,\s*(?=\")")
 
 
-def _names_rule(c: Directive, whole: str, at: int) -> bool:
+def _names_rule(c: Directive, whole: str, ends: Sequence[tuple[int, int]], at: int,
+                seen: dict[tuple[int, int], bool]) -> bool:
     """Whether the statement of ``whole`` holding offset ``at`` names one of the rule's keys: a
     hedge in a sentence, clause or JSON item of its own is said of something else ("References in
-    APA 7, please. Keep the background to about 600 words.")."""
-    start = max((m.end() for m in _STATEMENT_END.finditer(whole, 0, at)), default=0)
-    end = _STATEMENT_END.search(whole, at)
-    return bool(key_positions(whole[start:end.start() if end else len(whole)], c.keys))
+    APA 7, please. Keep the background to about 600 words."). ``ends`` are the unit's statement
+    ends (start, end), found once; ``seen`` keeps each statement's answer."""
+    k = bisect.bisect_left(ends, (at, -1))
+    span = (ends[k - 1][1] if k > 0 else 0, ends[k][0] if k < len(ends) else len(whole))
+    if span not in seen:
+        seen[span] = bool(key_positions(whole[span[0]:span[1]], c.keys))
+    return seen[span]
 
 
 def hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
@@ -43,12 +48,14 @@ def hedged_across(c: Directive, units: Sequence[Unit]) -> Reading | None:
         cues = [m.group(0) for m in CUE_PATTERN.finditer(whole)]
         if any(q in PERMISSION or q in WAIVERS for q in cues) or ok_phrases(whole):
             continue
-        weaker = [m for m in CUE_PATTERN.finditer(whole) if CUE_TABLE[m.group(0)][0] == Strength.RECOMMENDED
-                  and _names_rule(c, whole, m.start())]
+        ends = [(m.start(), m.end()) for m in _STATEMENT_END.finditer(whole)]
+        seen: dict[tuple[int, int], bool] = {}
+        weaker = next((m for m in CUE_PATTERN.finditer(whole) if CUE_TABLE[m.group(0)][0] == Strength.RECOMMENDED
+                       and _names_rule(c, whole, ends, m.start(), seen)), None)
         hedge = next((m for m in HEDGE_PATTERN.finditer(whole) if not other_value(whole, m, rule_numbers)
-                      and _names_rule(c, whole, m.start())), None)
+                      and _names_rule(c, whole, ends, m.start(), seen)), None) if weaker is None else None
         if weaker or hedge:
-            said = weaker[0].group(0) if weaker else hedge.group(0) if hedge else ""
+            said = weaker.group(0) if weaker else hedge.group(0) if hedge else ""
             return Reading("softened", f"softened: upstream {c.strength.name.lower()} {c.polarity} ({c.cue!r}) -> "
                                        f"restated across clauses under {said!r}", units=(n,))
     return None

@@ -112,9 +112,10 @@ _NOT_UNITS = ("if", "when", "for", "and", "or", "but", "on", "in", "at", "as", "
 _SET_TO = re.compile(r"\b(?:to|at)\s+[$\u20ac\u00a3]?$")
 
 
-def passes_value(low_up: str, unit_text: str, clause: str) -> bool:
-    """Whether ``clause`` sets a value past the rule's bound, in the bound's own unit: "feel free
-    to bump to 5" for "max 3 retries" (the unit, "retries", named anywhere in ``unit_text``)."""
+def passes_value(low_up: str, clause: str) -> bool:
+    """Whether ``clause`` sets a value past the rule's bound, in the bound's own unit: "feel free to
+    raise retries to 5" for "max 3 retries" (the unit written after the number, or named in the
+    clause). A negated bound ("no refunds under 20 dollars") is left alone."""
     for bound, sign in ((_UPPER_BOUND, 1), (_LOWER_BOUND, -1)):
         m = bound.search(low_up)
         if m is None:
@@ -123,10 +124,13 @@ def passes_value(low_up: str, unit_text: str, clause: str) -> bool:
         if value is None:
             continue
         limit, unit = float(value.group(1).replace(",", "")), value.group(2)
-        if unit is None or unit in _NOT_UNITS or unit.rstrip("s") not in unit_text:
-            continue  # a bound of no named unit: which number of the clause it would be is unknown
+        before = low_up[max(0, m.start() - 30):m.start()]
+        negated = NEGATION_PATTERN.search(before) or _NONE.search(before) or _NO_NOUN.search(before)
+        if unit is None or unit in _NOT_UNITS or len(unit) < 2 or negated:
+            continue  # a bound of no named unit, or a negated one ("No refunds under 20 dollars")
         for x in _BOUND_VALUE.finditer(clause):
-            if x.group(2) not in (None, unit, *_NOT_UNITS) or not _SET_TO.search(clause, 0, x.start()) \
+            named = x.group(2) == unit or x.group(2) in (None, *_NOT_UNITS) and unit.rstrip("s") in clause
+            if not named or not _SET_TO.search(clause, max(0, x.start() - 8), x.start()) \
                     or clause[x.end(1):x.end(1) + 1] == ":":
                 continue
             if sign * (float(x.group(1).replace(",", "")) - limit) > 0:

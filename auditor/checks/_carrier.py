@@ -27,6 +27,7 @@ from ..nlp import (
     Key,
     Strength,
     clauses,
+    is_light,
     key_positions,
     text_forms,
     verb_relation,
@@ -140,7 +141,7 @@ def _read_unit(c: Directive, upstream: str, unit: Unit, readings: list[tuple[str
     plain = [words[a:b].lower() for a, b in unit.spans if not _PLAN.match(_IF_ABLE.sub(" ", words[a:b].lower()))]
     gated = approval_gated(low_up[c.scope[0]:c.scope[1]])
     if not gated and (any(permits(_IF_ABLE.sub(" ", t)) for t in plain) and goes_past(low_up, plain) or any(
-            permits(_IF_ABLE.sub(" ", t)) and passes_value(low_up, words.lower(), t) for t in plain)):
+            permits(_IF_ABLE.sub(" ", t)) and passes_value(low_up, t) for t in plain)):
         # "marginally over the €60 cap; ... fine to wave through", not "fine, but never beyond 6 weeks"
         return Reading("inverted", f"inverted: {up} -> the handoff permits going past the bound")
     ruled = [words[a:b].lower() for a, b in unit.spans if any(a <= at < b for at, _ in unit.parsed)]
@@ -214,6 +215,13 @@ def _permits_another_act(action: str | None, low: str) -> bool:
     verbs = [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
     return action is not None and bool(verbs) and all(
         v in INSTRUCTION_VERBS and verb_relation(action, v) not in ("same", "antonym") for v in verbs)
+
+
+def _permits_moving(low: str) -> bool:
+    """Every permission of the clause lets one of the rule's things go or be somewhere ("celery can
+    go to 5.4"): a light verb, which names no act of its own."""
+    verbs = [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
+    return bool(verbs) and all(is_light(v) for v in verbs)
 
 
 def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Directive], up: str,
@@ -313,12 +321,14 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         if same_rule_turned(c.polarity, upstream.lower(), low, bool(permission)):
             polarity = c.polarity
         elif not (settled or governs or relation == "antonym" or (permission and c.polarity == "prohibition")):
-            if c.polarity == "prohibition" and strength == Strength.PERMITTED:
+            if c.polarity == "prohibition" and strength == Strength.PERMITTED and (
+                    not _permits_another_act(c.action, low) or _permits_moving(low)):
                 # "celery can go to 5.4 in the same PR" for "you must not upgrade celery in the same PR":
                 # whatever act it names, a permission among the rule's things lifts a prohibition
                 return Reading("inverted", f"inverted: {up} -> the handoff permits, among its things, what it "
                                            f"forbids: {said}", lifted=True)
-            if c.polarity == "prohibition" and (hedged or strength == Strength.RECOMMENDED):
+            if c.polarity == "prohibition" and (hedged or strength == Strength.RECOMMENDED) and (
+                    inside or cues or not _GUESS.search(low)):  # "the refund will probably clear Monday": a guess
                 # "Try to keep the partner tier out of the main table" for "Do not document the partner
                 # tier": the rule put the other way round (its complement), and weakened
                 return Reading("softened", f"softened: {up} -> the rule put the other way round, weakened: {said}")
@@ -385,6 +395,8 @@ _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,40}'(?![\w'])|\"[^\"\n]{1,40}\"|\u201
                      r"\u201c[^\u201d\n]{1,40}\u201d")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
+#: A guess, not a rule: a clause with no cue under "probably" or "maybe" predicts.
+_GUESS = re.compile(r"\b(?:probably|prob|prolly|maybe|perhaps|likely)\b")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")
 #: What makes a trailing condition a hedge: it leaves the rule to time, room or means ("if there's

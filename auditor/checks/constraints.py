@@ -337,7 +337,7 @@ def _quote(text: KeyedText, sentence: Sentence, directive: Directive) -> Quote:
     reference; final copy comes back to me by 12:00" the second clause is another rule or an aside,
     and in "never the bi-prod one — analysts' dashboards run there" a reason."""
     start, end = directive.scope
-    after = directive.cue_at + len(directive.cue)
+    after = directive.cue_at + (0 if directive.imperative else len(directive.cue))
     semicolon = sentence.text.find(";", after, end)
     end = semicolon if semicolon != -1 else end
     dash = _ASIDE.search(sentence.text, after, end)  # "never the bi-prod one — analysts' dashboards run there"

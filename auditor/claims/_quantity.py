@@ -335,4 +335,4 @@ def typed(q: Quantity, unit: str) -> Quantity:
         return q
     sign = -1.0 if q.value < 0 else 1.0
     return Quantity(sign * found.value, found.family, found.step, q.approx, q.start, q.end, q.text, found.noun,
-                    found.currency, q.written)
+                    found.currency, q.written, side=q.side)

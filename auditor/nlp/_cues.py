@@ -51,7 +51,12 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
         return previous not in _FIRST_PERSON and not (not before and text in ("need", "need to"))
     if text in _SHORT_BOUNDS:  # "max 150 characters per caption", "42 characters max": not "the max CPU was 93%"
         return _BOUND_NUMBER_AFTER.match(low, start + len(text)) is not None \
-            or _BOUND_NUMBER_BEFORE.search(low, max(0, start - 40), start) is not None
+            or (text in ("max", "maximum") and _BOUND_NUMBER_BEFORE.search(low, max(0, start - 40), start) is not None)
+    if text in _HARD_BOUNDS:  # "a hard cap of 32 GPUs", "Hard cap: 32": not "not a hard cap", "we hit the hard limit"
+        return _BOUND_NUMBER_AFTER.match(low, start + len(text)) is not None and _DENIED.search(
+            low, max(0, start - 16), start) is None
+    if text in ("is to", "are to"):  # "Refunds are to be sent ...", "Coder is to report ...": not "The plan is to ..."
+        return previous not in _PLAN_NOUNS and _INFORMING.match(low, start + len(text)) is None
     if text in ("always", "never"):
         return previous not in _NEGATORS
     if text in _DO_NOT:  # "the hikes that do not meet ...": a description, not an order
@@ -59,9 +64,18 @@ def _is_directive_cue(low: str, start: int, text: str) -> bool:
     return True
 
 
+#: "min" after a number is minutes ("12 min"), so only "max" may follow its number.
 _SHORT_BOUNDS = frozenset({"max", "maximum", "min", "minimum"})
-_BOUND_NUMBER_AFTER = re.compile(r"\.?\s*(?:of\s+)?[$\u20ac\u00a3~]?\d")
-_BOUND_NUMBER_BEFORE = re.compile(r"\d[\d,.]*\s*[a-z%]*(?:\s+[a-z]+)?\s*$")
+_HARD_BOUNDS = frozenset({"hard cap", "hard limit"})
+_BOUND_NUMBER_AFTER = re.compile(r"\.?\s*(?:of\s+|at\s+|:\s*)?[$\u20ac\u00a3~]?\d")
+#: A number and at most one unit word (and a "per" phrase) just before "max": "42 characters max",
+#: "8 max", "25,000 per night max".
+_BOUND_NUMBER_BEFORE = re.compile(r"\d[\d,.]*\s*(?:[a-z%]+\s*)?(?:per\s+[a-z]+\s*)?$")
+_DENIED = re.compile(r"\b(?:not|no|never|rather than|isn't|wasn't)\b(?:\s+a)?\s*$")
+#: A statement of intent, not an order: "The plan is to ship Friday", "This is to confirm ...".
+_PLAN_NOUNS = frozenset({"plan", "goal", "aim", "idea", "intent", "intention", "hope", "purpose", "point", "objective",
+                         "this", "that", "what", "which", "thing", "option", "alternative", "fix", "answer", "step"})
+_INFORMING = re.compile(r"\s+(?:confirm|say|let|inform|notify|remind|advise|acknowledge)\b")
 _PARTICIPLES = frozenset({"done", "sent", "made", "shown", "given", "paid", "kept", "held", "sold", "run", "set", "put",
                           "shared", "used", "left", "told", "read", "built", "spent", "bought", "brought"})
 _DO_NOT = frozenset({"do not", "don't", "did not", "didn't"})

@@ -310,7 +310,7 @@ _HEARSAY = ("i'd guess", "i guess", "i'm guessing", "i am guessing", "i think", 
 
 #: What "must be" infers rather than orders: a cause ("must be why", "must be down to") or a
 #: thing recognised once more ("must be the water heater again").
-_INFERRED = re.compile(r"\s+be\s+(?:why|because|due to|caused by|down to|(?:the|that|this)\b[^.;!?]*\bagain\b)")
+_INFERRED = re.compile(r"\s+be\s+(?:why|because|caused by|down to|(?:the|that|this)\b[^.;!?,]{0,40}\bagain\b)")
 _HEARSAY_PATTERN = re.compile(r"\b(?:" + "|".join(re.escape(h) for h in _HEARSAY) + r")\b")
 
 
