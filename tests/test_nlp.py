@@ -75,6 +75,8 @@ def test_is_to_states_an_obligation(analyzer: TextAnalyzer) -> None:
 @pytest.mark.parametrize("text", [
     "Shall we proceed?", "The terminal cannot modify your code.", "June doesn't always have 31 days.",
     "There may not be a writer for this quote.", "I ran it to ensure the output is correct.",
+    "FYI the backfill took 12 min on staging.", "On 12 March the max CPU was 93%.",
+    "The 300-word figure is not a hard cap.", "The plan is to ship the release on Friday 14 March.",
 ])
 def test_descriptive_text_holds_no_hard_constraint(analyzer: TextAnalyzer, text: str) -> None:
     assert [d for d in _directives(analyzer, text) if d[0] == Strength.ABSOLUTE.name] == [], text
