@@ -48,6 +48,12 @@ def turned_bound(low_up: str, low: str) -> str | None:
     return None
 
 
+def _negates(before: str) -> bool:
+    """A negation, "nothing"/"avoid", or "no" and its noun in the text just before a bound."""
+    return NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None \
+        or _NO_NOUN.search(before) is not None
+
+
 def _units(low: str) -> dict[str, set[str]]:
     """Each number of ``low`` with the unit words written after it (none for a bare one)."""
     found: dict[str, set[str]] = {}
@@ -72,9 +78,7 @@ def _side(low: str, n: str, units: set[str] | None = None) -> int:
                 return 0  # the bound qualifies what the negated act is about: which side it keeps is unsure
             if _TALLY.search(before):
                 continue  # "32 over the 42-character limit": a count of breaches, no side of a rule
-            negated = NEGATION_PATTERN.search(before) is not None or _NONE.search(before) is not None \
-                or _NO_NOUN.search(before) is not None
-            found.add(-sign if negated else sign)
+            found.add(-sign if _negates(before) else sign)
     return found.pop() if len(found) == 1 else 0
 
 
@@ -124,9 +128,7 @@ def passes_value(low_up: str, clause: str) -> bool:
         if value is None:
             continue
         limit, unit = float(value.group(1).replace(",", "")), value.group(2)
-        before = low_up[max(0, m.start() - 30):m.start()]
-        negated = NEGATION_PATTERN.search(before) or _NONE.search(before) or _NO_NOUN.search(before)
-        if unit is None or unit in _NOT_UNITS or len(unit) < 2 or negated:
+        if unit is None or unit in _NOT_UNITS or len(unit) < 2 or _negates(low_up[max(0, m.start() - 30):m.start()]):
             continue  # a bound of no named unit, or a negated one ("No refunds under 20 dollars")
         for x in _BOUND_VALUE.finditer(clause):
             named = x.group(2) == unit or x.group(2) in (None, *_NOT_UNITS) and unit.rstrip("s") in clause

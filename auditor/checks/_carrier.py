@@ -212,7 +212,7 @@ def governed_keys(c: Directive, upstream: str) -> tuple[Key, ...]:
 def _permits_another_act(action: str | None, low: str) -> bool:
     """Every permission of the clause permits a known act other than the rule's own (and not
     its opposite): "fine to ask for the card number" says nothing of "the card must be blocked"."""
-    verbs = [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
+    verbs = _permitted_verbs(low)
     return action is not None and bool(verbs) and all(
         v in INSTRUCTION_VERBS and verb_relation(action, v) not in ("same", "antonym") for v in verbs)
 
@@ -220,8 +220,13 @@ def _permits_another_act(action: str | None, low: str) -> bool:
 def _permits_moving(low: str) -> bool:
     """Every permission of the clause lets one of the rule's things go or be somewhere ("celery can
     go to 5.4"): a light verb, which names no act of its own."""
-    verbs = [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
+    verbs = _permitted_verbs(low)
     return bool(verbs) and all(is_light(v) for v in verbs)
+
+
+def _permitted_verbs(low: str) -> list[str]:
+    """The verbs the clause's permissions permit ("fine to ask" -> "ask", "can go" -> "go")."""
+    return [m.group(1) or m.group(2) for m in _PERMITTED_VERB.finditer(low)]
 
 
 def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Directive], up: str,

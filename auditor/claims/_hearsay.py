@@ -90,8 +90,9 @@ def ground_hearsay(claim: Claim, evidence: Evidence) -> Grounding:
     if any(w.casefold() in folded for w in words) or party.casefold() in folded:
         return Grounding("needs_semantic", f"{party} takes part in the conversation; whether its messages say "
                                            f"this needs the semantic grader")
-    named = [t for w in words for t in evidence.index.texts_with(w) if _whole(w).search(t.text)]
-    worded = next((t for w in words for t in named for m in _whole(w).finditer(t.text)
+    patterns = {w: _whole(w) for w in words}
+    named = [t for w in words for t in evidence.index.texts_with(w) if patterns[w].search(t.text)]
+    worded = next((t for w in words for t in named for m in patterns[w].finditer(t.text)
                    if _WORD.search(t.text, max(0, m.start() - _NEAR), m.end() + _NEAR)
                    or _speaking(t.text, m.start(), m.end())), None)
     if worded is not None:
