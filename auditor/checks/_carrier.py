@@ -247,6 +247,7 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         m.group(0) for m in NO_OBJECTION.finditer(low)]
     if ONLY_MAY.search(low):  # "only Dana can step in", "can only go to X": a restriction, no permission
         permission = [q for q in permission if q.strip() not in RESTRICTED]
+    granted = tuple(permission)
     waived = [q for q in cues if q in WAIVERS]
     relation = relation_to(c.action, words)
     polarity = "prohibition" if negated else "obligation"
@@ -353,6 +354,14 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         return Reading("inverted", f"inverted: {up} -> {said}", lifted=strength == Strength.PERMITTED and not hedged)
     if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
         return Reading("inverted", f"inverted: {up} -> the handoff permits it", lifted=not hedged)
+    if granted and strength == Strength.PERMITTED and c.polarity == "obligation" and not hedged \
+            and not all(q in _SUGGESTING for q in granted):
+        # "Evidence can go through the portal, or be emailed" for "must go through the portal only": a
+        # permission may weaken the order or leave room for what it excludes, and the independent
+        # authors read it either way about equally often; a nice-to-have or a suggestion ("might be
+        # worth a quick sign-off", "could go via the redress route") stays a softening
+        return Reading("needs_semantic", f"the handoff permits what the rule orders: a weaker order, or leave "
+                                         f"for what it excludes; needs the semantic grader: {up}, {said}")
     if hedged or strength < c.strength:
         return Reading("softened", f"softened: {up} -> {said}")
     if c.restrictive and c.polarity == "obligation" and not (
@@ -401,6 +410,7 @@ _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,40}'(?![\w'])|\"[^\"\n]{1,40}\"|\u201
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
 #: A guess, not a rule: a clause with no cue under "probably" or "maybe" predicts.
+_SUGGESTING = frozenset({"might", "could"})
 _GUESS = re.compile(r"\b(?:probably|prob|prolly|maybe|perhaps|likely)\b")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..edges import KeyedText, Quote
-from ..nlp import Forms, Key, Sentence, coverage
+from ..nlp import HEDGE_PATTERN, Forms, Key, Sentence, coverage
 
 #: Least weighted share of a constraint's keys that a carrier clause must hold.
 ALIGN = 0.4
@@ -95,6 +95,20 @@ _WHEN = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:mon|tues|wed
                    r"\b(?:mon|tue|wed|thu|fri|sat|sun)\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|"
                    r"sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b|"
                    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:today|tomorrow|tonight|eod|cob|midnight|noon)\b", re.IGNORECASE)
+
+
+#: An amount said loosely in place of a bound: "for a few days", "a day or two", "early November".
+_VAGUE = re.compile(r"\b(?:a few|a couple|couple of|or two|or so|several|some ?time|early|late|(?:the )?end of|"
+                    r"(?:the )?start of|(?:the )?beginning of|a bit|a little|a while|a handful)\b")
+
+
+def loosely_bounded(words: str) -> bool:
+    """Whether a sentence puts a loose amount or a hedge where a bound stood: only then does a
+    restatement without the bound soften it. Without either, the sentence may report a value,
+    set another bound, or say something else ("Deduct no more than £15.00 per week" for "capped
+    at £12.60 a week"), which is for the grader."""
+    low = words.lower()
+    return _VAGUE.search(low) is not None or HEDGE_PATTERN.search(low) is not None
 
 
 def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: str,

@@ -90,17 +90,37 @@ def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> 
     return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
 
 
+_STEM = re.compile(r"(?:ed|ing|es|s|e)$")
+
+
+def _awaits(low_up: str, gate: re.Match[str]) -> bool:
+    """Whether a gate's clause names the step the rule waits for: "until ...", "without ...", or,
+    in a negated rule, "before ..." ("do not publish before legal has read it"); not a time
+    ("before 7am"), and not the later act of "interview each user before any result is invalidated"."""
+    if not _STEP_FIRST.match(low_up, gate.start()) and not gate.group(0).startswith(("without", "unless")):
+        return False
+    return not gate.group(0).startswith(("before", "prior")) or is_negated(low_up[:gate.start()])
+
+
 def gate_moved(low_up: str, low: str) -> bool:
-    """The rule's gate waits for someone's approval ("staging only until the DBA approves") and the
-    handoff's gate names no approval and nothing that gate names ("once staging looks good you can
-    run it on prod"): the act goes ahead on another step, so the gate is no restatement. A handoff
-    naming the approver or the channel ("it has to go through the API review board") may restate it."""
+    """The rule's gate waits for a step ("staging only until the DBA approves", "do not close it until
+    the customer confirms the fix") and the handoff's gate names no approval and nothing that gate
+    names ("once staging looks good you can run it on prod"): the act goes ahead on another step,
+    so the gate is no restatement. A handoff naming the approver, the channel or the step ("it has to
+    go through the API review board", "notify the parents first") may restate it."""
     if _GATE_ANY.search(low) is None or _APPROVAL_STEP.search(low) is not None:
         return False
-    for gate in _GATE_SPAN.finditer(low_up):
+    spans = [(gate, {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)})
+             for gate in _GATE_SPAN.finditer(low_up)]
+    for gate, named in spans:
         if _APPROVAL_STEP.search(gate.group(1)):
-            named = {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)}
             return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}(?![\w-])", low) for w in named - _GATE_FILLER)
+    for gate, named in spans:
+        if _awaits(low_up, gate):
+            # a step, not a time ("until the customer confirms the fix", not "before 7am"): the
+            # handoff's gate names none of its words ("once the engineer marks the job complete")
+            stems = {_STEM.sub("", w) for w in named - _GATE_FILLER}
+            return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}", low) for w in stems if len(w) >= 3)
     return False
 
 

@@ -73,6 +73,7 @@ from ._constraint_align import (
     AlignUnit,
     aligned_units,
     bound_lost,
+    loosely_bounded,
     may_align,
     specific,
 )
@@ -282,13 +283,19 @@ class ConstraintCheck:
                               self.analyzer.directives(sentences, self.min_strength), strict=True))
             reading = _reading(c, constraint.sentence, loose, parsed, numbers=False)
             if reading.verdict in ("kept", "softened"):
-                quotes = tuple(loose[n][0].quote() for n in reading.units) or (loose[0][0].quote(),)
+                read = [loose[n][0] for n in reading.units] or [loose[0][0]]
+                quotes = tuple(u.quote() for u in read)
                 bound = ", ".join(k.text for k in keys if k.kind == "number")
                 details["matched"] = [k.text for k in loose[0][1]]
+                others = tuple(m for m in mentions if m not in quotes)
+                if not any(loosely_bounded(u.words) for u in read):
+                    return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
+                                   f"restated without its bound ({bound}) and with no loose amount in its place; "
+                                   f"needs the semantic grader", constraint.quote, quotes, others, details)
                 status = self.dropped_if_receiver_saw if constraint.quote.event_id in edge.receiver_saw else "fail"
                 return Finding(NAME, edge.id, "softened", status,
                                f"softened: the handoff keeps the rule but drops its bound ({bound})",
-                               constraint.quote, quotes, tuple(m for m in mentions if m not in quotes), details)
+                               constraint.quote, quotes, others, details)
         share, hit = coverage(keys, whole)
         details["alignment"] = round(share, 2)
         if any(k.strong for k in hit) or share >= DROP or not any(k.strong for k in keys):
