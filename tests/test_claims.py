@@ -291,7 +291,7 @@ def test_a_total_its_shown_terms_do_not_give_goes_to_the_grader(check: CheckFn) 
 
 @pytest.mark.parametrize(("handoff", "result", "expected"), [
     ("Duplicates: INV-88231 (2). INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
-     [("INV-88231", "grounded"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
+     [("INV-88231", "needs_semantic"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
       ("INV-90418 (2)", "contradicted")]),
     ("Runtimes: m3v1 (~7 min). Then m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
      [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "contradicted")]),
@@ -299,7 +299,7 @@ def test_a_total_its_shown_terms_do_not_give_goes_to_the_grader(check: CheckFn) 
      [("€59", "grounded"), ("€427", "contradicted")]),
     # beside other numbers of its sentence, a number that fails goes to the grader instead
     ("Duplicates: INV-88231 (2), INV-90418 (2).", " invoice_id | count\n INV-88231  |     2\n INV-90418  |     3",
-     [("INV-88231", "grounded"), ("INV-88231 (2)", "grounded"), ("INV-90418", "grounded"),
+     [("INV-88231", "needs_semantic"), ("INV-88231 (2)", "grounded"), ("INV-90418", "needs_semantic"),
       ("INV-90418 (2)", "needs_semantic")]),
     ("Runtimes: m3v1 (~7 min), m3v2 (~7.5 min).", "m3v1: 7m10s\nm3v2: 8m35s",
      [("m3v1 (~7 min)", "grounded"), ("m3v2 (~7.5 min)", "needs_semantic")]),

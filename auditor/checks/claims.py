@@ -172,7 +172,7 @@ class ClaimCheck:
         parts = Parts(edge.message.content, claims)
         results = []
         for claim in claims:
-            result = ground(claim, evidence)
+            result = ground(claim, evidence, edge.message.content[claim.sentence[0]:claim.sentence[1]])
             doubt = parts.doubt(claim, result.verdict)
             if doubt is not None:
                 result = Grounding("needs_semantic", f"{result.reason}; but {doubt}: the grader decides", result.ref)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ._compare import compatible, supports
 from ._quantity import Quantity
@@ -18,6 +19,14 @@ from ._relation import Relation
 from ._rows import Row
 
 _MAX_OPERANDS = 80
+
+
+class Derivation(NamedTuple):
+    """Arithmetic on visible numbers that gives a claimed number: what it is, and whether it is
+    sure enough to ground the claim (not a chance quotient of two unnamed numbers)."""
+
+    text: str
+    sure: bool = True
 _MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
 
 
@@ -42,7 +51,7 @@ def columns(rows: Sequence[Row]) -> list[list[Quantity]]:
 
 
 def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
-           columns: Sequence[Sequence[Quantity]], computed: bool, related: Relation | None = None) -> str | None:
+           columns: Sequence[Sequence[Quantity]], computed: bool, related: Relation | None = None) -> Derivation | None:
     """A description of simple arithmetic on visible numbers that gives ``claim``, if any (one
     operation on two numbers, a sum or mean of a list or column, or (a ± b) × c on the sentence's
     own visible numbers: "£22.90 against £21.50, 40 boxes, so £56.00 overcharged"). Only a
@@ -62,15 +71,15 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
         if len(same) >= 2:
             total = sum(o.value for o in same)
             if close(claim, total) and (computed or not ratio):  # percentages add up only when the sentence says so
-                return f"sum of {', '.join(o.text for o in same)} = {total:g}"
+                return Derivation(f"sum of {', '.join(o.text for o in same)} = {total:g}")
             if computed and close(claim, total / len(same)):
-                return f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}"
+                return Derivation(f"mean of {', '.join(o.text for o in same)} = {total / len(same):g}")
     for a, b, c in itertools.permutations(visible, 3) if computed else ():
         if c.family in _MEASURES or c.family == "percent":
             continue  # the multiplier counts ("40 boxes"); an amount times an amount is no amount
         for value, how in ((a.value - b.value) * c.value, "-"), ((a.value + b.value) * c.value, "+"):
             if _whole_close(claim, value):
-                return f"({a.text} {how} {b.text}) × {c.text} = {value:g}"
+                return Derivation(f"({a.text} {how} {b.text}) × {c.text} = {value:g}")
     place = {id(q): i for i, q in enumerate(stated)}
     for a, b in itertools.permutations(pool, 2):
         if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
@@ -88,7 +97,13 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             if how in "×/" and claim.family in _MEASURES and a.family == b.family == claim.family:
                 continue  # and a product or quotient of two amounts is none
             if close(claim, value) if how.endswith("(%)") else _whole_close(claim, value):
-                return f"{a.text} {how} {b.text} = {value:g}"  # a share of a count rounds ("281 + 5%" -> 295)
+                said = f"{a.text} {how} {b.text} = {value:g}"  # a share of a count rounds ("281 + 5%" -> 295)
+                if how.startswith(("/", "change")) and not (computed or related or a in visible or b in visible):
+                    # a quotient of two numbers the sentence neither names nor says it divides: with a
+                    # rounded percentage, some pair of nearby numbers matches by chance (right 0.6 of the
+                    # time on the independent sets), so which two it is goes to the grader
+                    return Derivation(said, sure=False)
+                return Derivation(said)
     return None
 
 

@@ -22,6 +22,7 @@ import re
 
 from ..edges import EvidenceText
 from ._actions import ground_action
+from ._beside import said_beside
 from ._claim import Claim
 from ._evidence import Evidence, command_of, quote_at, run_ref
 from ._headers import header_value
@@ -35,11 +36,13 @@ from ._verdicts import Grounding, Located, Verdict, under_capture
 from .parsers import http_statuses
 
 
-def ground(claim: Claim, evidence: Evidence) -> Grounding:
-    return under_capture(_ground(claim, evidence), evidence.source, evidence.capture)
+def ground(claim: Claim, evidence: Evidence, sentence: str = "") -> Grounding:
+    """The verdict on ``claim``; ``sentence`` is the handoff sentence it stands in (a name's
+    appearance grounds it only with the sentence's words beside it: ``_beside``)."""
+    return under_capture(_ground(claim, evidence, sentence), evidence.source, evidence.capture)
 
 
-def _ground(claim: Claim, evidence: Evidence) -> Grounding:
+def _ground(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
     if claim.subkind == "hearsay":
         return ground_hearsay(claim, evidence)
     if claim.kind == "fuzzy":
@@ -74,7 +77,7 @@ def _ground(claim: Claim, evidence: Evidence) -> Grounding:
         text = evidence.sources[found.row.field_index]
         start, end = found.span or (found.row.start, found.row.end)
         return Grounding(found.verdict, f"{found.reason} in {text.event_id} ({text.field})", quote_at(text, start, end))
-    return _ground_literal(claim, evidence)
+    return _ground_literal(claim, evidence, sentence)
 
 
 def _quoted(found: Located) -> Grounding:
@@ -145,8 +148,14 @@ def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
     return Grounding(found.verdict, found.reason, run_ref(run))
 
 
-def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
-    """Paths, identifiers, URLs, versions, hashes and ticket ids: the same string in the evidence."""
+#: A URL is offered as a source, and a commit hash names a revision whose state its sentence's
+#: result claim is checked for ("CI passed on 9f3c2ab"): appearing, they are what they say.
+_NAMES_ONLY = frozenset({"url", "hash"})
+
+
+def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
+    """Paths, identifiers, URLs, versions, hashes and ticket ids: the same string in the evidence,
+    with the sentence's other words beside it (not for ``_NAMES_ONLY``)."""
     value = (claim.value or claim.text).strip("`")
     if claim.kind == "path":
         value = value.removeprefix("./")
@@ -166,7 +175,11 @@ def _ground_literal(claim: Claim, evidence: Evidence) -> Grounding:
         found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence, value[:-1])
     if found is not None:
         text, m = found
-        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
+        where = quote_at(text, m.start(), m.end())
+        if claim.subkind not in _NAMES_ONLY and sentence and not said_beside(sentence, claim.text, text.text, m.start(), m.end()):
+            return Grounding("needs_semantic", f"appears in {text.event_id} ({text.field}), but nothing beside it "
+                                               f"there says what the sentence says of it: the grader decides", where)
+        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", where)
     if claim.kind == "identifier" and value in evidence.participants:
         return Grounding("grounded", f"{value!r} names a participant of the conversation")
     if claim.subkind == "snippet":

@@ -151,8 +151,11 @@ def ground_number(claim: Claim, index: EvidenceIndex, tables: Sequence[Sequence[
     arithmetic = claim.computed or q.family in ("percent", "ratio")  # derive looks at nothing else
     stated = [e for r in rows for e in r.quantities] if arithmetic else []
     derived = derive(q, claim.operands, stated, columns(rows), claim.computed, claim.relation) if arithmetic else None
+    if derived is not None and not derived.sure:
+        return NumberVerdict("needs_semantic", f"two nearby numbers give it ({derived.text}), but the sentence "
+                                               f"names neither; which it means needs the semantic grader")
     if derived is not None:
-        return NumberVerdict("grounded", f"derived: {derived}", None, None, (derived,))
+        return NumberVerdict("grounded", f"derived: {derived.text}", None, None, (derived.text,))
     total = named_total(q, claim.names, index.rows_with_any(claim.names), close, claim.computed) \
         if claim.names else None
     if total is not None:
@@ -236,7 +239,8 @@ def _from_own_sentence(claim: Claim, q: Quantity, arithmetic: bool, index: Evide
     if converted is not None:
         return f"it is {converted.text!r} of its own sentence in another unit"
     derived = derive(q, (), claim.operands, [], claim.computed, claim.relation) if arithmetic else None
-    return f"it follows from its own sentence's numbers ({derived})" if derived is not None else None
+    # the sentence's own numbers: both operands are named, so any derivation is sure
+    return f"it follows from its own sentence's numbers ({derived.text})" if derived is not None else None
 
 
 def _counted(claim: Claim, q: Quantity, index: EvidenceIndex,
