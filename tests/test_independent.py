@@ -21,17 +21,17 @@ def test_the_set_is_whole() -> None:
                                                          "xa", "xb", "xc", "xd", "xe", "xf",
                                                          "wa", "wb", "wc", "wd", "we", "wf", "va", "vb", "vc",
                                                          "ua", "ub", "uc", "ta", "tb", "tc", "td", "te", "tf",
-                                                         "sa", "sb", "sc"])
+                                                         "sa", "sb", "sc", "ra", "rb", "rc", "rd", "re", "rf"])
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 1950, "claims": 4950}[kind], s
-    assert s.decided_exact >= {"constraints": 0.87, "claims": 0.80}[kind], s
+    assert s.decided >= {"constraints": 2050, "claims": 4900}[kind], s
+    assert s.decided_exact >= {"constraints": 0.88, "claims": 0.81}[kind], s
 
 
 def test_a_lost_constraint_or_a_bad_claim_the_passes_report_is_real(scores: dict[str, Score]) -> None:
-    assert scores["constraints"].precision >= 0.89, scores["constraints"]
-    assert scores["claims"].precision >= 0.83, scores["claims"]
+    assert scores["constraints"].precision >= 0.90, scores["constraints"]
+    assert scores["claims"].precision >= 0.82, scores["claims"]
 
