@@ -56,6 +56,7 @@ from ._gates import (
     gate_moved,
     same_rule_turned,
     skips_gate,
+    step_moved,
 )
 from ._permissions import (
     EXCEPT_IF,
@@ -309,6 +310,11 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         strength = Strength.PERMITTED
     if (c.restrictive and negated and _COMPLEMENT.search(low)) or (negated and names_excluded):
         polarity = "obligation"  # "don't write any other field", "no gymnastics centers": the restriction kept
+    if c.polarity == "prohibition" and GATE_FIRST.search(upstream.lower()) and step_moved(upstream.lower(), low):
+        # "once the engineer closes the job, archive it" for "do not archive it until the customer
+        # confirms the fix": another step, or the same one in other words
+        return Reading("needs_semantic", f"the handoff's gate names nothing of the step the rule waits for; "
+                                         f"whether it is the same step needs the semantic grader ({words.strip()[:80]!r})")
     if c.polarity == "prohibition" and GATE_UP.search(upstream.lower()) and GATE_DOWN.search(low) \
             and not gate_moved(upstream.lower(), low):
         polarity = "prohibition" if relation != "antonym" else "obligation"
@@ -355,11 +361,12 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
     if strength == Strength.PERMITTED and c.polarity == "prohibition" and relation != "antonym":
         return Reading("inverted", f"inverted: {up} -> the handoff permits it", lifted=not hedged)
     if granted and strength == Strength.PERMITTED and c.polarity == "obligation" and not hedged \
-            and not all(q in _SUGGESTING for q in granted):
+            and not (all(q in _SUGGESTING for q in granted) and _SUGGESTION.search(low)):
         # "Evidence can go through the portal, or be emailed" for "must go through the portal only": a
         # permission may weaken the order or leave room for what it excludes, and the independent
-        # authors read it either way about equally often; a nice-to-have or a suggestion ("might be
-        # worth a quick sign-off", "could go via the redress route") stays a softening
+        # authors read it either way about equally often; a nice-to-have, or "might"/"could" in a
+        # suggestion ("might be worth a quick sign-off", "you could consider the redress route"), stays
+        # a softening
         return Reading("needs_semantic", f"the handoff permits what the rule orders: a weaker order, or leave "
                                          f"for what it excludes; needs the semantic grader: {up}, {said}")
     if hedged or strength < c.strength:
@@ -409,8 +416,10 @@ _QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,40}'(?![\w'])|\"[^\"\n]{1,40}\"|\u201
                      r"\u201c[^\u201d\n]{1,40}\u201d")
 #: A polite request is an order, not a permission: "Could you please extract ..."
 _REQUEST = re.compile(r"\b(?:could|can|would|will) you\b")
-#: A guess, not a rule: a clause with no cue under "probably" or "maybe" predicts.
+#: "Might" and "could" suggest, not permit, beside a word of advice ("might be worth a call").
 _SUGGESTING = frozenset({"might", "could"})
+_SUGGESTION = re.compile(r"\b(?:worth|want to|consider|good|helpful|useful|nice|better|wise|idea)\b")
+#: A guess, not a rule: a clause with no cue under "probably" or "maybe" predicts.
 _GUESS = re.compile(r"\b(?:probably|prob|prolly|maybe|perhaps|likely)\b")
 #: A leading condition, up to its comma: "If the reload doesn't pick it up, restarting is OK".
 _LEADING_CONDITION = re.compile(r"\s*(?:if|when|whenever|once|in case|should|since|as|because|given that)\b[^,;]{0,80},")

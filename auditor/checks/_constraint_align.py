@@ -100,15 +100,20 @@ _WHEN = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:mon|tues|wed
 #: An amount said loosely in place of a bound: "for a few days", "a day or two", "early November".
 _VAGUE = re.compile(r"\b(?:a few|a couple|couple of|or two|or so|several|some ?time|early|late|(?:the )?end of|"
                     r"(?:the )?start of|(?:the )?beginning of|a bit|a little|a while|a handful)\b")
+#: A number the sentence gives, hedged or not ("about 5 days" for "at least 7 days" may move the bound).
+_VALUE = re.compile(r"(?<![\w.,])\d")
 
 
-def loosely_bounded(words: str) -> bool:
-    """Whether a sentence puts a loose amount or a hedge where a bound stood: only then does a
-    restatement without the bound soften it. Without either, the sentence may report a value,
-    set another bound, or say something else ("Deduct no more than £15.00 per week" for "capped
-    at £12.60 a week"), which is for the grader."""
-    low = words.lower()
-    return _VAGUE.search(low) is not None or HEDGE_PATTERN.search(low) is not None
+def loosely_bounded(words: str, upstream: str) -> bool:
+    """Whether a sentence puts a loose amount or a hedge where a bound stood, and no value of its
+    own: only then does a restatement without the bound soften it. A number in the sentence may
+    report a value or set another bound ("Deduct no more than £15.00 per week" for "capped at
+    £12.60 a week"), and a loose word the rule's own sentence has too ("the late cutover") says
+    nothing; those are for the grader."""
+    low, up = words.lower(), upstream.lower()
+    if _VALUE.search(low):
+        return False
+    return any(m.group(0) not in up for pattern in (_VAGUE, HEDGE_PATTERN) for m in pattern.finditer(low))
 
 
 def bound_lost(keys: tuple[Key, ...], units: tuple[AlignUnit, ...], sentence: str,

@@ -90,36 +90,53 @@ def same_rule_turned(polarity: str, low_up: str, low: str, permission: bool) -> 
     return _WITHOUT_APPROVAL.search(low_up) is not None and _APPROVAL_NEEDED.search(low) is not None and not permission
 
 
+def gate_moved(low_up: str, low: str) -> bool:
+    """The rule's gate waits for someone's approval ("staging only until the DBA approves") and the
+    handoff's gate names no approval and nothing that gate names ("once staging looks good you can
+    run it on prod"): the act goes ahead on another step, so the gate is no restatement. A handoff
+    naming the approver or the channel ("it has to go through the API review board") may restate it."""
+    if _GATE_ANY.search(low) is None or _APPROVAL_STEP.search(low) is not None:
+        return False
+    for gate in _GATE_SPAN.finditer(low_up):
+        if _APPROVAL_STEP.search(gate.group(1)):
+            named = {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)}
+            return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}(?![\w-])", low) for w in named - _GATE_FILLER)
+    return False
+
+
 _STEM = re.compile(r"(?:ed|ing|es|s|e)$")
+#: A moment, not a step: "until next week", "until further notice", "before Q3".
+_RELATIVE_TIME = re.compile(r"\s+(?:next|this|last|further|q[1-4]\b|the (?:next|following|new)\b|[a-z]+ (?:days?|weeks?|"
+                            r"months?)\b|end\b|eod\b|eow\b|close of)")
 
 
 def _awaits(low_up: str, gate: re.Match[str]) -> bool:
     """Whether a gate's clause names the step the rule waits for: "until ...", "without ...", or,
     in a negated rule, "before ..." ("do not publish before legal has read it"); not a time
-    ("before 7am"), and not the later act of "interview each user before any result is invalidated"."""
-    if not _STEP_FIRST.match(low_up, gate.start()) and not gate.group(0).startswith(("without", "unless")):
+    ("before 7am", "until next week"), and not the later act of "interview each user before any
+    result is invalidated"."""
+    word = gate.group(0).split()[0]
+    if not _STEP_FIRST.match(low_up, gate.start()) and word not in ("without", "unless"):
         return False
-    return not gate.group(0).startswith(("before", "prior")) or is_negated(low_up[:gate.start()])
+    if _RELATIVE_TIME.match(low_up, gate.start() + len(word)):
+        return False
+    return word not in ("before", "prior") or is_negated(low_up[:gate.start()])
 
 
-def gate_moved(low_up: str, low: str) -> bool:
-    """The rule's gate waits for a step ("staging only until the DBA approves", "do not close it until
-    the customer confirms the fix") and the handoff's gate names no approval and nothing that gate
-    names ("once staging looks good you can run it on prod"): the act goes ahead on another step,
-    so the gate is no restatement. A handoff naming the approver, the channel or the step ("it has to
-    go through the API review board", "notify the parents first") may restate it."""
+def step_moved(low_up: str, low: str) -> bool:
+    """The rule's gate waits for a step that is no approval ("do not close it until the customer
+    confirms the fix", "without a thumbs-up from me") and the handoff's gate names none of its words
+    in any inflection ("once the engineer marks the job complete"): the gate may wait for another
+    step, or for the same one in other words ("once the client has verified the repair"), which
+    only the grader can tell. A gate that waits for an approval is ``gate_moved``'s."""
     if _GATE_ANY.search(low) is None or _APPROVAL_STEP.search(low) is not None:
         return False
-    spans = [(gate, {w for w in re.findall(r"[#@]?[a-z][\w-]{2,}", gate.group(1)) if not _APPROVAL_STEP.fullmatch(w)})
-             for gate in _GATE_SPAN.finditer(low_up)]
-    for gate, named in spans:
+    for gate in _GATE_SPAN.finditer(low_up):
         if _APPROVAL_STEP.search(gate.group(1)):
-            return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}(?![\w-])", low) for w in named - _GATE_FILLER)
-    for gate, named in spans:
+            return False
         if _awaits(low_up, gate):
-            # a step, not a time ("until the customer confirms the fix", not "before 7am"): the
-            # handoff's gate names none of its words ("once the engineer marks the job complete")
-            stems = {_STEM.sub("", w) for w in named - _GATE_FILLER}
+            named = {w for w in re.findall(r"[#@]?[a-z]\w{2,}", gate.group(1))} - _GATE_FILLER
+            stems = {_STEM.sub("", w) for w in named}
             return not any(re.search(rf"(?<![\w#@-]){re.escape(w)}", low) for w in stems if len(w) >= 3)
     return False
 

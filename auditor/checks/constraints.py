@@ -288,10 +288,10 @@ class ConstraintCheck:
                 bound = ", ".join(k.text for k in keys if k.kind == "number")
                 details["matched"] = [k.text for k in loose[0][1]]
                 others = tuple(m for m in mentions if m not in quotes)
-                if not any(loosely_bounded(u.words) for u in read):
+                if not any(loosely_bounded(u.words, constraint.sentence) for u in read):
                     return Finding(NAME, edge.id, "needs_semantic", "unmeasured",
-                                   f"restated without its bound ({bound}) and with no loose amount in its place; "
-                                   f"needs the semantic grader", constraint.quote, quotes, others, details)
+                                   f"restated without its bound ({bound}), with a value of its own or no loose amount "
+                                   f"in its place; needs the semantic grader", constraint.quote, quotes, others, details)
                 status = self.dropped_if_receiver_saw if constraint.quote.event_id in edge.receiver_saw else "fail"
                 return Finding(NAME, edge.id, "softened", status,
                                f"softened: the handoff keeps the rule but drops its bound ({bound})",
