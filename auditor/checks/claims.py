@@ -36,6 +36,7 @@ from ..claims import (
     Row,
     Run,
     ToolSemantics,
+    enclosing_sentence,
     extract_claims,
     ground,
     load_tool_semantics,
@@ -172,7 +173,7 @@ class ClaimCheck:
         parts = Parts(edge.message.content, claims)
         results = []
         for claim in claims:
-            result = ground(claim, evidence, edge.message.content[claim.sentence[0]:claim.sentence[1]])
+            result = ground(claim, evidence, enclosing_sentence(edge.message.content, claim.start, claim.end))
             doubt = parts.doubt(claim, result.verdict)
             if doubt is not None:
                 result = Grounding("needs_semantic", f"{result.reason}; but {doubt}: the grader decides", result.ref)

@@ -81,6 +81,7 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
             if _whole_close(claim, value):
                 return Derivation(f"({a.text} {how} {b.text}) × {c.text} = {value:g}")
     place = {id(q): i for i, q in enumerate(stated)}
+    unsure: Derivation | None = None
     for a, b in itertools.permutations(pool, 2):
         if a not in visible and b not in visible and not _near(a, b, place, 400 if computed else 120):
             continue
@@ -98,13 +99,16 @@ def derive(claim: Quantity, own: Sequence[Quantity], stated: Sequence[Quantity],
                 continue  # and a product or quotient of two amounts is none
             if close(claim, value) if how.endswith("(%)") else _whole_close(claim, value):
                 said = f"{a.text} {how} {b.text} = {value:g}"  # a share of a count rounds ("281 + 5%" -> 295)
-                if how.startswith(("/", "change")) and not (computed or related or a in visible or b in visible):
-                    # a quotient of two numbers the sentence neither names nor says it divides: with a
-                    # rounded percentage, some pair of nearby numbers matches by chance (right 0.6 of the
-                    # time on the independent sets), so which two it is goes to the grader
-                    return Derivation(said, sure=False)
+                chance = how.startswith(("/", "change")) or (how == "-" and claim.family == "percent")
+                if chance and not (computed or related or a in visible or b in visible):
+                    # a quotient, a change or a difference in points of two numbers the sentence neither
+                    # names nor says it computes: with a rounded percentage, some pair of nearby numbers
+                    # matches by chance (right 0.6 of the time on the independent sets), so it is kept
+                    # only if no sure derivation turns up, and then which two it is goes to the grader
+                    unsure = unsure or Derivation(said, sure=False)
+                    continue
                 return Derivation(said)
-    return None
+    return unsure
 
 
 def _near(a: Quantity, b: Quantity, place: dict[int, int], reach: int) -> bool:

@@ -148,14 +148,17 @@ def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
     return Grounding(found.verdict, found.reason, run_ref(run))
 
 
-#: A URL is offered as a source, and a commit hash names a revision whose state its sentence's
-#: result claim is checked for ("CI passed on 9f3c2ab"): appearing, they are what they say.
-_NAMES_ONLY = frozenset({"url", "hash"})
+#: The names whose appearance grounds only the sentence that has its words beside them
+#: (``_beside``): tickets and versions, which sentences say things of ("HS-05 is fixed in prod",
+#: "8.2.3, the latest"). A URL is offered as a source, a commit hash names a revision whose state
+#: the sentence's result claim is checked for ("CI passed on 9f3c2ab"), and paths and identifiers
+#: were not measured to gain from it (their routed groundings were right 0.75 to 0.8 of the time).
+_SAID_OF = frozenset({"ticket", "version"})
 
 
 def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
     """Paths, identifiers, URLs, versions, hashes and ticket ids: the same string in the evidence,
-    with the sentence's other words beside it (not for ``_NAMES_ONLY``)."""
+    and, for ``_SAID_OF``, with the sentence's other words beside it."""
     value = (claim.value or claim.text).strip("`")
     if claim.kind == "path":
         value = value.removeprefix("./")
@@ -175,11 +178,16 @@ def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Groundin
         found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence, value[:-1])
     if found is not None:
         text, m = found
-        where = quote_at(text, m.start(), m.end())
-        if claim.subkind not in _NAMES_ONLY and sentence and not said_beside(sentence, claim.text, text.text, m.start(), m.end()):
+        if claim.subkind not in _SAID_OF or not sentence:
+            return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
+        beside = next(((t, n) for t in evidence.index.texts_with(needle) for n in pattern.finditer(t.text)
+                       if said_beside(sentence, claim.text, t.text, n.start(), n.end())), None)
+        if beside is None:
             return Grounding("needs_semantic", f"appears in {text.event_id} ({text.field}), but nothing beside it "
-                                               f"there says what the sentence says of it: the grader decides", where)
-        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", where)
+                                               f"there says what the sentence says of it: the grader decides",
+                             quote_at(text, m.start(), m.end()))
+        text, m = beside
+        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
     if claim.kind == "identifier" and value in evidence.participants:
         return Grounding("grounded", f"{value!r} names a participant of the conversation")
     if claim.subkind == "snippet":
