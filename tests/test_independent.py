@@ -21,13 +21,14 @@ def test_the_set_is_whole() -> None:
                                                          "xa", "xb", "xc", "xd", "xe", "xf",
                                                          "wa", "wb", "wc", "wd", "we", "wf", "va", "vb", "vc",
                                                          "ua", "ub", "uc", "ta", "tb", "tc", "td", "te", "tf",
-                                                         "sa", "sb", "sc", "ra", "rb", "rc", "rd", "re", "rf"])
+                                                         "sa", "sb", "sc", "ra", "rb", "rc", "rd", "re", "rf",
+                                                         "qa", "qb", "qc", "qd", "qe", "qf"])
 
 
 @pytest.mark.parametrize("kind", ["constraints", "claims"])
 def test_decided_verdicts_are_mostly_right(scores: dict[str, Score], kind: str) -> None:
     s = scores[kind]
-    assert s.decided >= {"constraints": 2050, "claims": 4900}[kind], s
+    assert s.decided >= {"constraints": 2200, "claims": 5250}[kind], s
     assert s.decided_exact >= {"constraints": 0.88, "claims": 0.81}[kind], s
 
 
