@@ -310,7 +310,8 @@ def read_clause(c: Directive, upstream: str, words: str, inside: Sequence[Direct
         strength = Strength.PERMITTED
     if (c.restrictive and negated and _COMPLEMENT.search(low)) or (negated and names_excluded):
         polarity = "obligation"  # "don't write any other field", "no gymnastics centers": the restriction kept
-    if c.polarity == "prohibition" and GATE_FIRST.search(upstream.lower()) and step_moved(upstream.lower(), low):
+    if c.polarity == "prohibition" and (GATE_FIRST.search(upstream.lower()) or GATE_UP.search(upstream.lower())) \
+            and step_moved(upstream.lower(), low):
         # "once the engineer closes the job, archive it" for "do not archive it until the customer
         # confirms the fix": another step, or the same one in other words
         return Reading("needs_semantic", f"the handoff's gate names nothing of the step the rule waits for; "

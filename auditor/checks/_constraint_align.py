@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from ..edges import KeyedText, Quote
-from ..nlp import HEDGE_PATTERN, Forms, Key, Sentence, coverage
+from ..nlp import HEDGE_PATTERN, SPELLED_NUMBER, Forms, Key, Sentence, coverage
 
 #: Least weighted share of a constraint's keys that a carrier clause must hold.
 ALIGN = 0.4
@@ -100,8 +100,9 @@ _WHEN = re.compile(r"\b\d{1,2}:\d{2}\b|\b\d{1,2}\s?(?:am|pm)\b|\b(?:mon|tues|wed
 #: An amount said loosely in place of a bound: "for a few days", "a day or two", "early November".
 _VAGUE = re.compile(r"\b(?:a few|a couple|couple of|or two|or so|several|some ?time|early|late|(?:the )?end of|"
                     r"(?:the )?start of|(?:the )?beginning of|a bit|a little|a while|a handful)\b")
-#: A number the sentence gives, hedged or not ("about 5 days" for "at least 7 days" may move the bound).
-_VALUE = re.compile(r"(?<![\w.,])\d")
+#: A number the sentence gives, in digits or words, hedged or not ("about 5 days", "five days or
+#: so" for "at least 7 days" may move the bound).
+_VALUE = re.compile(rf"(?<![\w.,])\d|\b(?:{SPELLED_NUMBER})\b")
 
 
 def loosely_bounded(words: str, upstream: str) -> bool:
@@ -111,7 +112,7 @@ def loosely_bounded(words: str, upstream: str) -> bool:
     £12.60 a week"), and a loose word the rule's own sentence has too ("the late cutover") says
     nothing; those are for the grader."""
     low, up = words.lower(), upstream.lower()
-    if _VALUE.search(low):
+    if _VALUE.search(_VAGUE.sub(" ", low)):  # "a day or two" is loose, "five days" is a value
         return False
     return any(m.group(0) not in up for pattern in (_VAGUE, HEDGE_PATTERN) for m in pattern.finditer(low))
 

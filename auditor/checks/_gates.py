@@ -105,9 +105,12 @@ def gate_moved(low_up: str, low: str) -> bool:
 
 
 _STEM = re.compile(r"(?:ed|ing|es|s|e)$")
-#: A moment, not a step: "until next week", "until further notice", "before Q3".
-_RELATIVE_TIME = re.compile(r"\s+(?:next|this|last|further|q[1-4]\b|the (?:next|following|new)\b|[a-z]+ (?:days?|weeks?|"
-                            r"months?)\b|end\b|eod\b|eow\b|close of)")
+#: A moment, not a step: "until next week", "until further notice", "before Q3", "until the end of
+#: the month"; not "until the next release is tagged" or "until end-to-end tests pass".
+_TIME_NOUN = r"(?:day|week|month|quarter|year|sprint|morning|afternoon|evening|weekend|release window)s?"
+_RELATIVE_TIME = re.compile(rf"\s+(?:(?:the )?(?:next|this|last|following|coming) {_TIME_NOUN}\b(?! (?:is|are|has|have)\b)|"
+                            rf"further notice|(?:the )?end of (?:the )?{_TIME_NOUN}\b|eod\b|eow\b|close of business|"
+                            rf"q[1-4]\b|(?:a|one|two|three|four|\d+) {_TIME_NOUN}\b)")
 
 
 def _awaits(low_up: str, gate: re.Match[str]) -> bool:
