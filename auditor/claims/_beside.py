@@ -6,8 +6,8 @@ that names HS-05, nor "installed 8.2.3, the latest" by a changelog line for 8.2.
 sentence's other content words must stand beside it in the evidence too: on its line, or on the
 line before or after unless that line names another thing written like it (a list's next
 record). At least two of them are needed, or all when the sentence has fewer ("Open: HS-05"
-only names). Every place the name appears is tried. Which names are read so is
-``_ground._SAID_OF``.
+only names). The latest text naming it decides, and any place of it there may say it. Which names
+are read so is ``_ground._SAID_OF``.
 """
 
 from __future__ import annotations
@@ -20,8 +20,10 @@ _STOP = frozenset(
 #: Shared words needed (fewer when the sentence has fewer of its own).
 NEEDED = 2
 _REACH = 300
-_NAMED = re.compile(r"\S*\d\S*")
-_BREAK = re.compile(r"[.!?](?=\s)|\n")
+_NAMED = re.compile(r"(?<!\S)\S*\d\S*")
+#: Where a handoff sentence ends: a full stop, "!" or "?" before a space, a blank line, or a new
+#: line that opens a list item (a hard-wrapped line goes on with the same sentence).
+_BREAK = re.compile(r"[.!?](?=\s)|\n\s*\n|\n(?=\s*(?:[-*\u2022]|\d+[.)])\s)")
 
 
 def _words(text: str) -> set[str]:
@@ -36,32 +38,35 @@ def _shape(value: str) -> re.Pattern[str]:
                               for run in re.findall(r"[A-Za-z]+|\d+|.", value)))
 
 
-def _around(text: str, start: int, end: int, value: str) -> str:
-    """The lines about a match: its own, and the one before and the one after unless they name
-    another thing written like it (a list's next record: "HS-04 fixed" above "HS-05 open"), at most
-    ``_REACH`` characters each way."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line_end = len(text) if line_end == -1 else line_end
-    own = text[max(line_start, start - _REACH):start] + " " + text[end:min(line_end, end + _REACH)]
-    like = _shape(value)
-    before = text[text.rfind("\n", 0, max(0, line_start - 1)) + 1:max(0, line_start - 1)]
-    after_end = text.find("\n", line_end + 1)
-    after = text[line_end + 1:len(text) if after_end == -1 else after_end] if line_end < len(text) else ""
-    near = [line[-_REACH:] if line is before else line[:_REACH] for line in (before, after) if not like.search(line)]
-    return " ".join([own, *near])
+def _around(text: str, start: int, end: int) -> str:
+    """The text about a match, at most ``_REACH`` characters each way: its own line, and the line
+    before and the one after where they lie within reach and name no other thing written like it
+    (a list's next record: "HS-04 fixed" above "HS-05 open")."""
+    lo, hi = max(0, start - _REACH), min(len(text), end + _REACH)
+    line_start = text.rfind("\n", lo, start) + 1 or lo
+    line_end = text.find("\n", end, hi)
+    line_end = hi if line_end == -1 else line_end
+    own = text[line_start:start] + " " + text[end:line_end]
+    like = _shape(text[start:end])
+    before = text[lo:max(lo, line_start - 1)].rsplit("\n", 1)[-1] if line_start > lo else ""
+    after = text[min(line_end + 1, hi):hi].split("\n", 1)[0] if line_end < hi else ""
+    return " ".join([own, *(line for line in (before, after) if not like.search(line))])
 
 
 def enclosing_sentence(text: str, start: int, end: int) -> str:
-    """The sentence of ``text`` around ``start:end``: from the last break before it (a full stop,
-    "!" or "?" before a space, or a new line) to the next one after it."""
+    """The sentence of ``text`` around ``start:end``: from the last break before it to the next
+    one after it (``_BREAK``)."""
     breaks = [m.end() for m in _BREAK.finditer(text, 0, start)]
     after = _BREAK.search(text, end)
     return text[breaks[-1] if breaks else 0:after.start() + 1 if after else len(text)]
 
 
-def said_beside(sentence: str, value: str, text: str, start: int, end: int) -> bool:
-    """Whether the evidence ``text`` about ``value`` (at ``start:end``) shares enough of the
-    content words ``sentence`` says beside ``value`` to support more than the name."""
-    own = _words(sentence.replace(value, " "))
-    return len(own & _words(_around(text, start, end, value))) >= min(NEEDED, len(own))
+def own_words(sentence: str, value: str) -> set[str]:
+    """What a handoff sentence says beside ``value``: its content words without the name."""
+    return _words(sentence.replace(value, " "))
+
+
+def said_beside(own: set[str], text: str, start: int, end: int) -> bool:
+    """Whether the evidence ``text`` about a name (at ``start:end``) shares enough of ``own``,
+    the content words its handoff sentence says beside it, to support more than the name."""
+    return len(own & _words(_around(text, start, end))) >= min(NEEDED, len(own))

@@ -18,11 +18,12 @@ Numbers, dates and times are grounded by ``_numbers``; see ``_verdicts`` for the
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from ..edges import EvidenceText
 from ._actions import ground_action
-from ._beside import said_beside
+from ._beside import own_words, said_beside
 from ._claim import Claim
 from ._evidence import Evidence, command_of, quote_at, run_ref
 from ._headers import header_value
@@ -154,6 +155,8 @@ def _ground_action(claim: Claim, evidence: Evidence) -> Grounding:
 #: the sentence's result claim is checked for ("CI passed on 9f3c2ab"), and paths and identifiers
 #: were not measured to gain from it (their routed groundings were right 0.75 to 0.8 of the time).
 _SAID_OF = frozenset({"ticket", "version"})
+#: Places of a name read in its latest text, at most (a long log may name it thousands of times).
+_PLACES = 200
 
 
 def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
@@ -180,14 +183,17 @@ def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Groundin
         text, m = found
         if claim.subkind not in _SAID_OF or not sentence:
             return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
-        beside = next(((t, n) for t in evidence.index.texts_with(needle) for n in pattern.finditer(t.text)
-                       if said_beside(sentence, claim.text, t.text, n.start(), n.end())), None)
+        own = own_words(sentence, claim.text)
+        # the latest text naming it decides, as a rerun does: an earlier "fixed" is no support once
+        # a later record names the ticket without it; within that text, any place may say it
+        beside = next((n for n in itertools.islice(pattern.finditer(text.text), _PLACES)
+                       if said_beside(own, text.text, n.start(), n.end())), None)
         if beside is None:
             return Grounding("needs_semantic", f"appears in {text.event_id} ({text.field}), but nothing beside it "
                                                f"there says what the sentence says of it: the grader decides",
                              quote_at(text, m.start(), m.end()))
-        text, m = beside
-        return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
+        return Grounding("grounded", f"appears in {text.event_id} ({text.field})",
+                         quote_at(text, beside.start(), beside.end()))
     if claim.kind == "identifier" and value in evidence.participants:
         return Grounding("grounded", f"{value!r} names a participant of the conversation")
     if claim.subkind == "snippet":
