@@ -36,7 +36,6 @@ from ..claims import (
     Row,
     Run,
     ToolSemantics,
-    enclosing_sentence,
     extract_claims,
     ground,
     load_tool_semantics,
@@ -173,7 +172,7 @@ class ClaimCheck:
         parts = Parts(edge.message.content, claims)
         results = []
         for claim in claims:
-            result = ground(claim, evidence, enclosing_sentence(edge.message.content, claim.start, claim.end))
+            result = ground(claim, evidence, edge.message.content)
             doubt = parts.doubt(claim, result.verdict)
             if doubt is not None:
                 result = Grounding("needs_semantic", f"{result.reason}; but {doubt}: the grader decides", result.ref)

@@ -1,7 +1,6 @@
 """Checkable claims in handoffs and their grounding against the trace's evidence."""
 
 from ..edges import EvidenceText
-from ._beside import enclosing_sentence
 from ._claim import Claim, ClaimKind
 from ._evidence import Evidence, Run, make_run
 from ._extract import extract_claims
@@ -13,7 +12,6 @@ from ._verdicts import SEVERITY, STATUS, VERDICTS, Grounding, Verdict
 
 __all__ = [
     "DEFAULT_TOOLS_FILE", "SEVERITY", "STATUS", "VERDICTS", "Category", "Claim", "ClaimKind", "Evidence",
-    "EvidenceIndex", "EvidenceText", "Grounding", "Outcome", "Row", "Run", "ToolSemantics", "Verdict", "enclosing_sentence",
-    "extract_claims", "ground",
+    "EvidenceIndex", "EvidenceText", "Grounding", "Outcome", "Row", "Run", "ToolSemantics", "Verdict", "extract_claims", "ground",
     "load_tool_semantics", "make_run", "outcome", "records", "rows", "tabular",
 ]

@@ -15,8 +15,15 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[a-z][a-z_]{2,}")
-_STOP = frozenset(
-    ["the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have", "had", "not", "but", "all", "any", "its", "our", "their", "they", "them", "then", "than", "into", "onto", "over", "under", "per", "via", "just", "also", "only", "about", "after", "before", "when", "will", "would", "should", "could", "can", "may", "might", "must", "been", "being", "which", "what", "who", "whom", "whose", "where", "there", "here", "each", "both", "some", "more", "most", "less", "least", "very", "such", "same", "other", "out", "off", "upon", "you", "your", "yours", "does", "did", "done", "now", "still", "yet", "already"])
+_STOP = frozenset({
+    "the", "and", "for", "with", "that", "this", "from", "are", "was", "were", "has", "have", "had", "not",
+    "but", "all", "any", "its", "our", "their", "they", "them", "then", "than", "into", "onto", "over",
+    "under", "per", "via", "just", "also", "only", "about", "after", "before", "when", "will", "would",
+    "should", "could", "can", "may", "might", "must", "been", "being", "which", "what", "who", "whom", "whose",
+    "where", "there", "here", "each", "both", "some", "more", "most", "less", "least", "very", "such", "same",
+    "other", "out", "off", "upon", "you", "your", "yours", "does", "did", "done", "now", "still", "yet",
+    "already"
+})
 #: Shared words needed (fewer when the sentence has fewer of its own).
 NEEDED = 2
 _REACH = 300

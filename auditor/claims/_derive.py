@@ -19,6 +19,7 @@ from ._relation import Relation
 from ._rows import Row
 
 _MAX_OPERANDS = 80
+_MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
 
 
 class Derivation(NamedTuple):
@@ -27,7 +28,6 @@ class Derivation(NamedTuple):
 
     text: str
     sure: bool = True
-_MEASURES = frozenset({"money", "duration", "size", "length", "mass", "temperature"})  # units that carry through
 
 
 _CELL_BREAK = re.compile(r"\t|\|| {2,}")  # a tab (a comma-separated table's, once ``tabular``), a bar, a gap

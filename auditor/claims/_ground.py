@@ -23,7 +23,7 @@ import re
 
 from ..edges import EvidenceText
 from ._actions import ground_action
-from ._beside import own_words, said_beside
+from ._beside import enclosing_sentence, own_words, said_beside
 from ._claim import Claim
 from ._evidence import Evidence, command_of, quote_at, run_ref
 from ._headers import header_value
@@ -37,13 +37,13 @@ from ._verdicts import Grounding, Located, Verdict, under_capture
 from .parsers import http_statuses
 
 
-def ground(claim: Claim, evidence: Evidence, sentence: str = "") -> Grounding:
-    """The verdict on ``claim``; ``sentence`` is the handoff sentence it stands in (a name's
-    appearance grounds it only with the sentence's words beside it: ``_beside``)."""
-    return under_capture(_ground(claim, evidence, sentence), evidence.source, evidence.capture)
+def ground(claim: Claim, evidence: Evidence, message: str = "") -> Grounding:
+    """The verdict on ``claim``; ``message`` is the handoff text it was extracted from (a name's
+    appearance grounds it only with its sentence's words beside it: ``_beside``)."""
+    return under_capture(_ground(claim, evidence, message), evidence.source, evidence.capture)
 
 
-def _ground(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
+def _ground(claim: Claim, evidence: Evidence, message: str) -> Grounding:
     if claim.subkind == "hearsay":
         return ground_hearsay(claim, evidence)
     if claim.kind == "fuzzy":
@@ -78,7 +78,7 @@ def _ground(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
         text = evidence.sources[found.row.field_index]
         start, end = found.span or (found.row.start, found.row.end)
         return Grounding(found.verdict, f"{found.reason} in {text.event_id} ({text.field})", quote_at(text, start, end))
-    return _ground_literal(claim, evidence, sentence)
+    return _ground_literal(claim, evidence, message)
 
 
 def _quoted(found: Located) -> Grounding:
@@ -159,7 +159,7 @@ _SAID_OF = frozenset({"ticket", "version"})
 _PLACES = 200
 
 
-def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Grounding:
+def _ground_literal(claim: Claim, evidence: Evidence, message: str) -> Grounding:
     """Paths, identifiers, URLs, versions, hashes and ticket ids: the same string in the evidence,
     and, for ``_SAID_OF``, with the sentence's other words beside it."""
     value = (claim.value or claim.text).strip("`")
@@ -181,9 +181,9 @@ def _ground_literal(claim: Claim, evidence: Evidence, sentence: str) -> Groundin
         found = _search(re.compile(rf"(?<![\w]){re.escape(value[:-1])}(?![\w])"), evidence, value[:-1])
     if found is not None:
         text, m = found
-        if claim.subkind not in _SAID_OF or not sentence:
+        if claim.subkind not in _SAID_OF or not message:
             return Grounding("grounded", f"appears in {text.event_id} ({text.field})", quote_at(text, m.start(), m.end()))
-        own = own_words(sentence, claim.text)
+        own = own_words(enclosing_sentence(message, claim.start, claim.end), claim.text)
         # the latest text naming it decides, as a rerun does: an earlier "fixed" is no support once
         # a later record names the ticket without it; within that text, any place may say it
         beside = next((n for n in itertools.islice(pattern.finditer(text.text), _PLACES)
